@@ -1,0 +1,130 @@
+/**
+ * buildApp(deps): the whole HTTP API as a Fastify instance, with no listening socket. The server,
+ * the CLI's tools and every test build it the same way.
+ *
+ * @example
+ *   const app = await buildApp({ config, db, pepper });
+ *   const res = await app.inject({ method: 'GET', url: '/healthz' });
+ */
+import { randomUUID } from 'node:crypto';
+import { parse as parseQuery } from 'node:querystring';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import ajvFormatsModule from 'ajv-formats';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { Api } from './http/api.js';
+import { registerAuthHook, sessionToken } from './http/auth-hook.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { hashToken } from './security/secrets.js';
+import { createServices, type Services } from './services.js';
+import { accessKeyRoutes } from './modules/access-keys/routes.js';
+import { accountRoutes } from './modules/accounts/routes.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { createMetrics } from './modules/operations/metrics.js';
+import { operationsRoutes } from './modules/operations/routes.js';
+import { userRoutes } from './modules/users/routes.js';
+
+// ajv-formats is CommonJS: at run time the default import is the plugin itself; its types say otherwise.
+const ajvFormats = ajvFormatsModule as unknown as (ajv: unknown) => unknown;
+
+export const API_VERSION = '0.0.21';
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  pepper: string;
+}
+
+/** An empty query parameter (`q=`) means "not given": existing clients send them empty. */
+function parseQueryDroppingEmpty(text: string): Record<string, string | string[]> {
+  const parsed = parseQuery(text) as Record<string, string | string[]>;
+  for (const [key, value] of Object.entries(parsed)) {
+    if (value === '') delete parsed[key];
+    else if (Array.isArray(value)) {
+      const kept = value.filter((item) => item !== '');
+      if (kept.length === 0) delete parsed[key];
+      else parsed[key] = kept.length === 1 ? (kept[0] as string) : kept;
+    }
+  }
+  return parsed;
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance & { services: Services }> {
+  const { config, db } = deps;
+  const app = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+        censor: '[redacted]',
+      },
+    },
+    genReqId: () => randomUUID(),
+    bodyLimit: JSON_BODY_LIMIT,
+    routerOptions: { querystringParser: parseQueryDroppingEmpty },
+    ajv: {
+      // One detail per bad field, unknown body fields rejected rather than silently dropped.
+      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true },
+      plugins: [ajvFormats as never],
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-api-version', API_VERSION);
+  });
+  registerErrorHandling(app);
+
+  const services = createServices(deps);
+  await app.register(cookie);
+  if (config.RATE_LIMIT_PER_MINUTE > 0) {
+    await app.register(rateLimit, {
+      max: config.RATE_LIMIT_PER_MINUTE,
+      timeWindow: 60_000,
+      enableDraftSpec: true,
+      // Per session token (hashed, so the limiter never holds a credential); per address otherwise.
+      keyGenerator: (request) => {
+        const token = sessionToken(request);
+        return token ? `t:${hashToken(token).toString('base64url')}` : `a:${request.ip}`;
+      },
+      allowList: (request) => request.routeOptions.config?.public === true && request.method === 'GET',
+    });
+  }
+  registerAuthHook(app, services.auth);
+  const metrics = createMetrics(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Posture API',
+        version: API_VERSION,
+        description: 'Security posture of Kubernetes clusters. Authenticate with an access key at ' +
+          '/authentication/authenticate and send the token as `Authorization: Bearer <token>`.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          session_cookie: { type: 'apiKey', in: 'cookie', name: 'ory_kratos_session' },
+        },
+      },
+      security: [{ bearer: [] }, { session_cookie: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { deepLinking: true } });
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(async (scope) => authRoutes(scope as Api, services));
+  operationsRoutes(app, { db, metrics });
+  accountRoutes(app, services);
+  accessKeyRoutes(app, services);
+  userRoutes(app, services);
+
+  return Object.assign(app as unknown as FastifyInstance, { services });
+}

@@ -1,0 +1,70 @@
+/**
+ * Server configuration, read from environment variables once at boot and validated.
+ * An invalid value stops the process with a message naming the variable (see docs/configuration.md).
+ *
+ * @example
+ *   const config = loadConfig(process.env); // throws ConfigError on a bad value
+ */
+import { type Static, Type } from 'typebox';
+import { Value } from 'typebox/value';
+
+const ConfigSchema = Type.Object({
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  /** PostgreSQL connection string; when unset the embedded PGlite store is used. */
+  DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /** Where PGlite keeps its files (and the generated server secret); `:memory:` for a throwaway store. */
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  /** Keyed-hash pepper for access-key secrets, at least 32 characters. Generated into DATA_DIR when unset. */
+  POSTURE_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /** Session token lifetime in seconds (existing clients cache tokens for about 4 hours). */
+  SESSION_TTL: Type.Integer({ minimum: 60, maximum: 30 * 24 * 3600, default: 4 * 3600 }),
+  /** Requests per minute allowed per session token (or per client address when unauthenticated). 0 disables. */
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 1200 }),
+  /** Failed authentications per access key id or client address within the window before 429. */
+  LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, default: 10 }),
+  LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 300 }),
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+  /** Create the demo tenant (with the sample data) on the first start of an empty store. */
+  DEMO: Type.Boolean({ default: true }),
+  /** Seconds to wait for in-flight requests on shutdown. */
+  SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 1, default: 10 }),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+const KNOWN_KEYS = Object.keys(ConfigSchema.properties);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of KNOWN_KEYS) {
+    const value = env[key];
+    // An empty variable means "unset", as in most shells' `VAR= cmd`.
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
+  const errors = [...Value.Errors(ConfigSchema, converted)];
+  if (errors.length > 0) {
+    const lines = errors.map((error) => {
+      const key = error.instancePath.replace(/^\//, '') || String(error.params ?? '');
+      return `${key}: ${error.message} (got ${JSON.stringify(raw[key])})`;
+    });
+    throw new ConfigError(`invalid configuration:\n  ${[...new Set(lines)].join('\n  ')}`);
+  }
+  return converted as Config;
+}
+
+/** A configuration for tests and tools: in-memory store unless DATABASE_URL is given, quiet logs. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return loadConfig({
+    DATA_DIR: ':memory:',
+    LOG_LEVEL: 'silent',
+    DEMO: 'false',
+    POSTURE_SECRET: 'test-secret-test-secret-test-secret-0000',
+    DATABASE_URL: process.env.DATABASE_URL,
+    ...Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, v === undefined ? undefined : String(v)])),
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * One database interface over the two engines Posture runs on: PostgreSQL through a `pg` pool
+ * (DATABASE_URL) and the embedded PGlite (the zero-setup default). Repositories only ever see an
+ * `Executor`; services open transactions with `db.transaction`.
+ *
+ * @example
+ *   const db = await openDatabase(config, logger);
+ *   await db.transaction(async (tx) => { await tx.query('select 1'); });
+ */
+import type { Config } from '../config.js';
+
+export interface QueryResult<Row> {
+  rows: Row[];
+  rowCount: number;
+}
+
+/** Something that runs SQL: the database itself or an open transaction. */
+export interface Executor {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  /** Runs several `;`-separated statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Executor {
+  readonly engine: 'postgres' | 'pglite';
+  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Throws when the database cannot answer a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseLogger {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** Opens the engine the configuration names: PostgreSQL when DATABASE_URL is set, else PGlite. */
+export async function openDatabase(config: Config, logger: DatabaseLogger): Promise<Database> {
+  if (config.DATABASE_URL) {
+    const { openPostgres } = await import('./postgres.js');
+    return openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, logger);
+  }
+  const { openPglite } = await import('./pglite.js');
+  return openPglite(config.DATA_DIR);
+}
+
+/** Both engines hand back counts (int8) and numerics as JS numbers and timestamps as Date. */
+export const TYPE_OIDS = { int8: 20, numeric: 1700 } as const;
+export const parseNumber = (value: string): number => Number(value);

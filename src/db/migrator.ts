@@ -1,0 +1,34 @@
+/**
+ * The one migrator, used at boot, by the CLI and by tests. Migrations are ordered TypeScript
+ * modules holding SQL that runs unchanged on PostgreSQL and PGlite. All pending migrations run in
+ * one transaction under an advisory lock, so concurrent starts serialise and a failed migration
+ * leaves the schema as it was.
+ */
+import type { Database } from './database.js';
+import { migrations } from './migrations/index.js';
+
+/** Arbitrary constant: the advisory lock key every Posture process agrees on for migrations. */
+const MIGRATION_LOCK_KEY = 7_106_355_811;
+
+export interface Migration {
+  id: string;
+  sql: string;
+}
+
+export async function migrate(db: Database, list: readonly Migration[] = migrations): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.exec(`create table if not exists schema_migrations (
+      id text primary key,
+      applied_at timestamptz not null default now()
+    )`);
+    const { rows } = await tx.query<{ id: string }>('select id from schema_migrations');
+    const applied = new Set(rows.map((row) => row.id));
+    const pending = list.filter((migration) => !applied.has(migration.id));
+    for (const migration of pending) {
+      await tx.exec(migration.sql);
+      await tx.query('insert into schema_migrations (id) values ($1)', [migration.id]);
+    }
+    return pending.map((migration) => migration.id);
+  });
+}

@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { type Database, type Executor, parseNumber, TYPE_OIDS } from './database.js';
+import { lockDataDir } from './data-dir-lock.js';
+
+function executorOf(target: PGlite | Transaction): Executor {
+  return {
+    async query(sql, params) {
+      const result = await target.query(sql, params as unknown[] | undefined);
+      return { rows: result.rows as never[], rowCount: result.affectedRows ?? result.rows.length };
+    },
+    async exec(sql) {
+      await target.exec(sql);
+    },
+  };
+}
+
+/**
+ * PGlite keeps one single-user Postgres inside this process. Its own mutex serialises queries and
+ * transactions, so no pool is needed; a data directory is locked so a second process cannot
+ * open (and corrupt) it.
+ */
+export async function openPglite(dataDir: string): Promise<Database> {
+  const inMemory = dataDir === ':memory:';
+  let unlock: (() => Promise<void>) | undefined;
+  if (!inMemory) {
+    mkdirSync(dataDir, { recursive: true });
+    unlock = await lockDataDir(dataDir);
+  }
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create({
+      ...(inMemory ? {} : { dataDir }),
+      parsers: { [TYPE_OIDS.int8]: parseNumber, [TYPE_OIDS.numeric]: parseNumber },
+    });
+  } catch (error) {
+    await unlock?.();
+    throw error;
+  }
+  const base = executorOf(pglite);
+  return {
+    engine: 'pglite',
+    ...base,
+    transaction: (work) => pglite.transaction((tx) => work(executorOf(tx))),
+    async ping() {
+      await pglite.query('select 1');
+    },
+    async close() {
+      await pglite.close();
+      await unlock?.();
+    },
+  };
+}

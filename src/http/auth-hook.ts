@@ -1,0 +1,48 @@
+/**
+ * Builds the Actor of every request from its session token, taken from `Authorization: Bearer`
+ * or, for existing clients of this API, the `ory_kratos_session` cookie. Routes opt out with
+ * `config: { public: true }`. Runs at onRequest, before the body is read: an unauthenticated
+ * caller learns nothing about what its request would have done.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthService } from '../modules/auth/service.js';
+import type { Actor } from './actor.js';
+import { ApiError } from './errors.js';
+
+export const SESSION_COOKIE = 'ory_kratos_session';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** No session needed (authenticate, health, docs, console assets). */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+}
+
+export function sessionToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match?.[1];
+  }
+  const cookie = request.cookies?.[SESSION_COOKIE];
+  return cookie || undefined;
+}
+
+/** The authenticated caller; only routes that are not public may ask. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new ApiError('unauthenticated');
+  return request.actor;
+}
+
+export function registerAuthHook(app: FastifyInstance, auth: Pick<AuthService, 'actorForToken'>): void {
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config?.public || request.is404) return;
+    const token = sessionToken(request);
+    if (!token) throw new ApiError('unauthenticated');
+    request.actor = await auth.actorForToken(token);
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * The list envelopes of the description, built from one page of rows plus the true total.
+ * Every list query orders by its sort field and then by id, so pages never skip or repeat a row.
+ */
+export interface OffsetPage {
+  limit: number;
+  offset: number;
+}
+
+export interface OffsetListBody<T> {
+  entries: T[];
+  has_more: boolean;
+  total_count: number;
+}
+
+export function offsetList<T>(entries: T[], total: number, page: OffsetPage): OffsetListBody<T> {
+  return { entries, has_more: page.offset + entries.length < total, total_count: total };
+}
+
+export function tenantOffsetList<T>(entries: T[], total: number, page: OffsetPage) {
+  return { current_offset: page.offset, ...offsetList(entries, total, page) };
+}
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+}
+
+export const pageToOffset = ({ page, pageSize }: PageRequest): OffsetPage => ({
+  limit: pageSize,
+  offset: (page - 1) * pageSize,
+});
+
+export function pageList<T>(entries: T[], total: number, request: PageRequest) {
+  return {
+    entries,
+    page: request.page,
+    page_count: Math.ceil(total / request.pageSize),
+    page_size: request.pageSize,
+    total_count: total,
+  };
+}

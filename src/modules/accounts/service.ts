@@ -1,0 +1,49 @@
+/**
+ * Accounts, and the one gate every account-scoped route passes: `requireAccount(actor, id, role)`.
+ * An account outside the caller's tenant, key scope or role assignments answers 404 exactly as a
+ * missing one does; a visible account with too low a role answers 403.
+ */
+import type { Executor } from '../../db/database.js';
+import { type Actor, atLeast, type Role, roleOnAccount } from '../../http/actor.js';
+import { ApiError } from '../../http/errors.js';
+import { isUuid } from '../../http/ids.js';
+import { type OffsetPage, offsetList } from '../../http/paging.js';
+import * as repo from './repository.js';
+
+export type Account = repo.AccountRow;
+
+export function toApiAccount(row: Account) {
+  return { id: row.id, name: row.name, parent_id: row.tenant_id, created_at: row.created_at.toISOString() };
+}
+
+/** Accounts the actor can see: null = all of the tenant. */
+export function visibleAccountIds(actor: Actor): string[] | null {
+  if (actor.keyScope === 'account') {
+    const id = actor.keyAccountId;
+    return id && actor.assignments.some((a) => a.level === 'tenant' || a.accountId === id) ? [id] : [];
+  }
+  if (actor.assignments.some((a) => a.level === 'tenant')) return null;
+  return [...new Set(actor.assignments.flatMap((a) => (a.accountId ? [a.accountId] : [])))];
+}
+
+export function createAccountService({ db }: { db: Executor }) {
+  return {
+    async requireAccount(actor: Actor, accountId: string, needed: Role): Promise<Account> {
+      const account = isUuid(accountId) ? await repo.findAccountInTenant(db, actor.tenantId, accountId) : undefined;
+      const role = account ? roleOnAccount(actor, account.id) : null;
+      if (!account || role === null) throw new ApiError('not_found', 'account not found');
+      if (!atLeast(role, needed)) throw new ApiError('forbidden', `this requires the ${needed} role on the account`);
+      return account;
+    },
+
+    async list(actor: Actor, query: { parentId?: string; page: OffsetPage }) {
+      if (query.parentId !== undefined && query.parentId !== actor.tenantId) {
+        return offsetList([], 0, query.page); // another tenant's accounts are never visible
+      }
+      const { rows, total } = await repo.listAccounts(db, actor.tenantId, visibleAccountIds(actor), query.page);
+      return offsetList(rows.map(toApiAccount), total, query.page);
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

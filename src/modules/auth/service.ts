@@ -1,0 +1,83 @@
+/**
+ * Access keys in, session tokens out (endpoint #1), and session tokens back to an Actor on every
+ * other request. Unknown ids and wrong secrets take the same path and give the same answer.
+ */
+import type { Database } from '../../db/database.js';
+import type { Actor } from '../../http/actor.js';
+import { ApiError } from '../../http/errors.js';
+import { hashSecret, hashToken, newSessionToken, sameHash } from '../../security/secrets.js';
+import type { LoginThrottle } from './login-throttle.js';
+import * as repo from './repository.js';
+
+export interface AuthServiceDeps {
+  db: Database;
+  pepper: string;
+  sessionTtlSeconds: number;
+  throttle: LoginThrottle;
+}
+
+export interface Session {
+  token: string;
+  expiresAt: Date;
+}
+
+/** How long expired sessions are kept so their clients hear token_expired, not unauthenticated. */
+const EXPIRED_SESSION_RETENTION_MS = 24 * 3600 * 1000;
+const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
+
+export function createAuthService({ db, pepper, sessionTtlSeconds, throttle }: AuthServiceDeps) {
+  // Compared against when the key id is unknown, so both failures cost one HMAC and one compare.
+  const decoyHash = hashSecret(pepper, 'decoy');
+  let lastCleanup = 0;
+
+  async function cleanupExpiredSessions(now: number): Promise<void> {
+    if (now - lastCleanup < CLEANUP_INTERVAL_MS) return;
+    lastCleanup = now;
+    await repo.deleteSessionsExpiredBefore(db, new Date(now - EXPIRED_SESSION_RETENTION_MS));
+  }
+
+  return {
+    async authenticate(
+      credentials: { accessKeyId: string; secretKey: string },
+      clientAddress: string,
+    ): Promise<Session> {
+      const throttleKeys = [`key:${credentials.accessKeyId}`, `addr:${clientAddress}`];
+      const wait = throttle.retryAfter(throttleKeys);
+      if (wait > 0) {
+        throw new ApiError('rate_limited', 'too many failed authentications; retry later', [], {
+          'retry-after': String(wait),
+        });
+      }
+      const key = await repo.findKeyForLogin(db, credentials.accessKeyId);
+      const presented = hashSecret(pepper, credentials.secretKey);
+      const secretMatches = sameHash(presented, key?.secret_hash ?? decoyHash) && key !== undefined;
+      if (!key || !secretMatches || !key.usable) {
+        throttle.recordFailure(throttleKeys);
+        throw new ApiError('invalid_credentials');
+      }
+      throttle.reset(`key:${credentials.accessKeyId}`);
+      const now = Date.now();
+      const token = newSessionToken();
+      const expiresAt = new Date(now + sessionTtlSeconds * 1000);
+      await db.transaction((tx) => repo.insertSession(tx, { tokenHash: hashToken(token), key, expiresAt }));
+      await cleanupExpiredSessions(now);
+      return { token, expiresAt };
+    },
+
+    async actorForToken(token: string): Promise<Actor> {
+      const session = await repo.findSession(db, hashToken(token));
+      if (!session || !session.usable) throw new ApiError('unauthenticated');
+      if (session.expired) throw new ApiError('token_expired');
+      return {
+        userId: session.user_id,
+        tenantId: session.tenant_id,
+        accessKeyId: session.access_key_id,
+        keyScope: session.key_scope,
+        keyAccountId: session.key_account_id,
+        assignments: session.assignments.map((a) => ({ level: a.level, accountId: a.account_id, role: a.role })),
+      };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
