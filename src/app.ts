@@ -20,14 +20,14 @@ import type { Database } from './db/database.js';
 import type { Api } from './http/api.js';
 import { registerAuthHook, sessionToken } from './http/auth-hook.js';
 import { registerErrorHandling } from './http/error-handler.js';
-import { hashToken } from './security/secrets.js';
-import { createServices, type Services } from './services.js';
 import { accessKeyRoutes } from './modules/access-keys/routes.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { createMetrics } from './modules/operations/metrics.js';
 import { operationsRoutes } from './modules/operations/routes.js';
 import { userRoutes } from './modules/users/routes.js';
+import { hashToken } from './security/secrets.js';
+import { createServices, type Services } from './services.js';
 
 // ajv-formats is CommonJS: at run time the default import is the plugin itself; its types say otherwise.
 const ajvFormats = ajvFormatsModule as unknown as (ajv: unknown) => unknown;
@@ -105,7 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance & { servi
       info: {
         title: 'Posture API',
         version: API_VERSION,
-        description: 'Security posture of Kubernetes clusters. Authenticate with an access key at ' +
+        description:
+          'Security posture of Kubernetes clusters. Authenticate with an access key at ' +
           '/authentication/authenticate and send the token as `Authorization: Bearer <token>`.',
       },
       components: {

@@ -65,6 +65,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     DEMO: 'false',
     POSTURE_SECRET: 'test-secret-test-secret-test-secret-0000',
     DATABASE_URL: process.env.DATABASE_URL,
-    ...Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, v === undefined ? undefined : String(v)])),
+    ...Object.fromEntries(
+      Object.entries(overrides).map(([k, v]) => [k, v === undefined ? undefined : String(v)]),
+    ),
   });
 }

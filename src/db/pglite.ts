@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { type Database, type Executor, parseNumber, TYPE_OIDS } from './database.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { type Database, type Executor, parseNumber, TYPE_OIDS } from './database.js';
 
 function executorOf(target: PGlite | Transaction): Executor {
   return {

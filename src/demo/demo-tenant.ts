@@ -5,7 +5,11 @@
 import type { Database } from '../db/database.js';
 import { createTenancyService } from '../modules/tenancy/service.js';
 
-export async function ensureDemoTenant(deps: { db: Database; pepper: string; baseUrl: string }): Promise<void> {
+export async function ensureDemoTenant(deps: {
+  db: Database;
+  pepper: string;
+  baseUrl: string;
+}): Promise<void> {
   const tenancy = createTenancyService(deps);
   if (await tenancy.hasAnyTenant()) return;
   const demo = await tenancy.bootstrap({ tenant: 'demo', account: 'demo', user: 'demo-admin' });

@@ -30,7 +30,10 @@ export function atLeast(role: Role | null, needed: Role): boolean {
 }
 
 function highest(roles: Role[]): Role | null {
-  return roles.reduce<Role | null>((best, role) => (best === null || rank(role) > rank(best) ? role : best), null);
+  return roles.reduce<Role | null>(
+    (best, role) => (best === null || rank(role) > rank(best) ? role : best),
+    null,
+  );
 }
 
 /** Can the key reach this account at all (before roles)? */
@@ -42,9 +45,7 @@ export function keyCoversAccount(actor: Actor, accountId: string): boolean {
 export function roleOnAccount(actor: Actor, accountId: string): Role | null {
   if (!keyCoversAccount(actor, accountId)) return null;
   return highest(
-    actor.assignments
-      .filter((a) => a.level === 'tenant' || a.accountId === accountId)
-      .map((a) => a.role),
+    actor.assignments.filter((a) => a.level === 'tenant' || a.accountId === accountId).map((a) => a.role),
   );
 }
 

@@ -62,14 +62,18 @@ export function parseFilters<K extends string>(
 
 /** The inverse of parseFilters, for clients and tests. */
 export function formatFilters(filters: Iterable<[string, string[]]>): string {
-  const escape = (text: string) => text.replace(/\\/g, '\\\\').replace(/,/g, '\\,');
+  const escapeValue = (text: string) => text.replace(/\\/g, '\\\\').replace(/,/g, '\\,');
   const parts: string[] = [];
-  for (const [key, values] of filters) for (const value of values) parts.push(`${key}:${escape(value)}`);
+  for (const [key, values] of filters) for (const value of values) parts.push(`${key}:${escapeValue(value)}`);
   return parts.join(',');
 }
 
 /** A boolean filter value: `true` or `false`, anything else a 400. */
-export function booleanFilter(key: string, values: string[] | undefined, param = 'filters'): boolean | undefined {
+export function booleanFilter(
+  key: string,
+  values: string[] | undefined,
+  param = 'filters',
+): boolean | undefined {
   if (!values) return undefined;
   const distinct = new Set(values.map((v) => v.toLowerCase()));
   if ([...distinct].some((v) => v !== 'true' && v !== 'false')) {

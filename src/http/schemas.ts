@@ -41,7 +41,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 /** Error responses for a route's schema: `...errorResponses(400, 404)`. */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   return Object.fromEntries(
-    statuses.map((status) => [status, { ...ApiErrorSchema, description: ERROR_DESCRIPTIONS[status] ?? 'Error' }]),
+    statuses.map((status) => [
+      status,
+      { ...ApiErrorSchema, description: ERROR_DESCRIPTIONS[status] ?? 'Error' },
+    ]),
   );
 }
 

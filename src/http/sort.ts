@@ -23,7 +23,11 @@ export function parseSort<F extends string>(
   const text = raw === undefined || raw === '' ? fallback : raw;
   const [field = '', direction = 'asc', ...rest] = text.split(':');
   if (!(allowed as readonly string[]).includes(field)) {
-    throw ApiError.invalidParam(param, 'invalid_value', `cannot sort by "${field}"; allowed: ${allowed.join(', ')}`);
+    throw ApiError.invalidParam(
+      param,
+      'invalid_value',
+      `cannot sort by "${field}"; allowed: ${allowed.join(', ')}`,
+    );
   }
   if (rest.length > 0 || (direction !== 'asc' && direction !== 'desc')) {
     throw ApiError.invalidParam(param, 'invalid_format', 'must be field:asc or field:desc');

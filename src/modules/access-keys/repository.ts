@@ -83,9 +83,9 @@ export async function findAccessKey(
 
 /** Marks the key revoked (first revocation wins) and ends its sessions in the same statement batch. */
 export async function revokeAccessKey(db: Executor, tenantId: string, id: string): Promise<void> {
-  await db.query('update access_keys set revoked_at = coalesce(revoked_at, now()) where tenant_id = $1 and id = $2', [
-    tenantId,
-    id,
-  ]);
+  await db.query(
+    'update access_keys set revoked_at = coalesce(revoked_at, now()) where tenant_id = $1 and id = $2',
+    [tenantId, id],
+  );
   await db.query('delete from sessions where access_key_id = $1', [id]);
 }

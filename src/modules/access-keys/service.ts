@@ -85,7 +85,12 @@ export function createAccessKeyService({ db, pepper }: { db: Database; pepper: s
       if (input.scope === 'tenant') {
         if (input.accountId !== undefined) {
           throw ApiError.validation([
-            { code: 'invalid_value', field: 'account_id', message: 'only account-scoped keys name an account', param: 'body' },
+            {
+              code: 'invalid_value',
+              field: 'account_id',
+              message: 'only account-scoped keys name an account',
+              param: 'body',
+            },
           ]);
         }
         if (roleOnTenant(actor) !== 'admin') {
@@ -101,7 +106,9 @@ export function createAccessKeyService({ db, pepper }: { db: Database; pepper: s
             {
               code: input.accountId ? 'invalid_value' : 'required',
               field: 'account_id',
-              message: input.accountId ? 'is not an account you can see' : 'is required for an account-scoped key',
+              message: input.accountId
+                ? 'is not an account you can see'
+                : 'is required for an account-scoped key',
               param: 'body',
             },
           ]);

@@ -32,7 +32,10 @@ export async function listAccounts(
         order by name, id limit $${n + 1} offset $${n + 2}`,
       [...params, page.limit, page.offset],
     ),
-    db.query<{ total: number }>(`select count(*) as total from accounts where tenant_id = $1 ${scope}`, params),
+    db.query<{ total: number }>(
+      `select count(*) as total from accounts where tenant_id = $1 ${scope}`,
+      params,
+    ),
   ]);
   return { rows: list.rows, total: count.rows[0]?.total ?? 0 };
 }

@@ -31,6 +31,7 @@ export function accountRoutes(app: Api, { accounts }: { accounts: AccountService
         response: { 200: AccountSchema, ...authenticatedErrors() },
       },
     },
-    async (request) => toApiAccount(await accounts.requireAccount(actorOf(request), request.params.account_id, 'viewer')),
+    async (request) =>
+      toApiAccount(await accounts.requireAccount(actorOf(request), request.params.account_id, 'viewer')),
   );
 }

@@ -29,10 +29,13 @@ export function visibleAccountIds(actor: Actor): string[] | null {
 export function createAccountService({ db }: { db: Executor }) {
   return {
     async requireAccount(actor: Actor, accountId: string, needed: Role): Promise<Account> {
-      const account = isUuid(accountId) ? await repo.findAccountInTenant(db, actor.tenantId, accountId) : undefined;
+      const account = isUuid(accountId)
+        ? await repo.findAccountInTenant(db, actor.tenantId, accountId)
+        : undefined;
       const role = account ? roleOnAccount(actor, account.id) : null;
       if (!account || role === null) throw new ApiError('not_found', 'account not found');
-      if (!atLeast(role, needed)) throw new ApiError('forbidden', `this requires the ${needed} role on the account`);
+      if (!atLeast(role, needed))
+        throw new ApiError('forbidden', `this requires the ${needed} role on the account`);
       return account;
     },
 
@@ -40,7 +43,12 @@ export function createAccountService({ db }: { db: Executor }) {
       if (query.parentId !== undefined && query.parentId !== actor.tenantId) {
         return offsetList([], 0, query.page); // another tenant's accounts are never visible
       }
-      const { rows, total } = await repo.listAccounts(db, actor.tenantId, visibleAccountIds(actor), query.page);
+      const { rows, total } = await repo.listAccounts(
+        db,
+        actor.tenantId,
+        visibleAccountIds(actor),
+        query.page,
+      );
       return offsetList(rows.map(toApiAccount), total, query.page);
     },
   };

@@ -66,7 +66,7 @@ export function createAuthService({ db, pepper, sessionTtlSeconds, throttle }: A
 
     async actorForToken(token: string): Promise<Actor> {
       const session = await repo.findSession(db, hashToken(token));
-      if (!session || !session.usable) throw new ApiError('unauthenticated');
+      if (!session?.usable) throw new ApiError('unauthenticated');
       if (session.expired) throw new ApiError('token_expired');
       return {
         userId: session.user_id,
@@ -74,7 +74,11 @@ export function createAuthService({ db, pepper, sessionTtlSeconds, throttle }: A
         accessKeyId: session.access_key_id,
         keyScope: session.key_scope,
         keyAccountId: session.key_account_id,
-        assignments: session.assignments.map((a) => ({ level: a.level, accountId: a.account_id, role: a.role })),
+        assignments: session.assignments.map((a) => ({
+          level: a.level,
+          accountId: a.account_id,
+          role: a.role,
+        })),
       };
     },
   };

@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
 import type { Registry } from 'prom-client';
+import { Type } from 'typebox';
 import type { Database } from '../../db/database.js';
 import type { Api } from '../../http/api.js';
 import { ApiError } from '../../http/errors.js';

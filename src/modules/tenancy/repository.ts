@@ -47,9 +47,10 @@ export async function setUserLocked(db: Executor, tenantId: string, userId: stri
 }
 
 export async function findTenantByName(db: Executor, name: string) {
-  const { rows } = await db.query<{ id: string; name: string }>('select id, name from tenants where name = $1', [
-    name,
-  ]);
+  const { rows } = await db.query<{ id: string; name: string }>(
+    'select id, name from tenants where name = $1',
+    [name],
+  );
   return rows[0];
 }
 

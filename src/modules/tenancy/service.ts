@@ -26,7 +26,14 @@ export interface BootstrapResult {
 export function createTenancyService({ db, pepper }: { db: Database; pepper: string }) {
   async function createKey(
     tx: Executor,
-    input: { tenantId: string; userId: string; name: string; scope: Level; accountId: string | null; expiresAt?: Date | null },
+    input: {
+      tenantId: string;
+      userId: string;
+      name: string;
+      scope: Level;
+      accountId: string | null;
+      expiresAt?: Date | null;
+    },
   ) {
     const { row, secret } = await issueAccessKey(tx, pepper, {
       ...input,
@@ -38,16 +45,38 @@ export function createTenancyService({ db, pepper }: { db: Database; pepper: str
 
   return {
     /** A tenant, its first account, an admin user with a tenant-level admin role, and a tenant key. */
-    bootstrap(input: { tenant: string; account: string; user?: string; email?: string | null }): Promise<BootstrapResult> {
+    bootstrap(input: {
+      tenant: string;
+      account: string;
+      user?: string;
+      email?: string | null;
+    }): Promise<BootstrapResult> {
       return db.transaction(async (tx) => {
         const tenantId = newId();
         const accountId = newId();
         const userId = newId();
         await repo.insertTenant(tx, { id: tenantId, name: input.tenant });
         await repo.insertAccount(tx, { id: accountId, tenantId, name: input.account });
-        await repo.insertUser(tx, { id: userId, tenantId, name: input.user ?? 'admin', email: input.email ?? null });
-        await repo.insertRoleAssignment(tx, { tenantId, userId, level: 'tenant', accountId: null, role: 'admin' });
-        const key = await createKey(tx, { tenantId, userId, name: 'bootstrap', scope: 'tenant', accountId: null });
+        await repo.insertUser(tx, {
+          id: userId,
+          tenantId,
+          name: input.user ?? 'admin',
+          email: input.email ?? null,
+        });
+        await repo.insertRoleAssignment(tx, {
+          tenantId,
+          userId,
+          level: 'tenant',
+          accountId: null,
+          role: 'admin',
+        });
+        const key = await createKey(tx, {
+          tenantId,
+          userId,
+          name: 'bootstrap',
+          scope: 'tenant',
+          accountId: null,
+        });
         return {
           tenant_id: tenantId,
           account_id: accountId,
@@ -66,11 +95,22 @@ export function createTenancyService({ db, pepper }: { db: Database; pepper: str
 
     async createUser(input: { tenantId: string; name: string; email?: string | null }) {
       const id = newId();
-      await repo.insertUser(db, { id, tenantId: input.tenantId, name: input.name, email: input.email ?? null });
+      await repo.insertUser(db, {
+        id,
+        tenantId: input.tenantId,
+        name: input.name,
+        email: input.email ?? null,
+      });
       return { user_id: id, tenant_id: input.tenantId, name: input.name };
     },
 
-    async assignRole(input: { tenantId: string; userId: string; level: Level; accountId: string | null; role: Role }) {
+    async assignRole(input: {
+      tenantId: string;
+      userId: string;
+      level: Level;
+      accountId: string | null;
+      role: Role;
+    }) {
       await repo.insertRoleAssignment(db, input);
       return { user_id: input.userId, level: input.level, account_id: input.accountId, role: input.role };
     },

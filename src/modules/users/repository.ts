@@ -45,7 +45,10 @@ export async function listMembers(db: Executor, tenantId: string, accountId: str
          from users u where ${member} order by u.name, u.id limit $3 offset $4`,
       [tenantId, accountId, page.limit, page.offset],
     ),
-    db.query<{ total: number }>(`select count(*) as total from users u where ${member}`, [tenantId, accountId]),
+    db.query<{ total: number }>(`select count(*) as total from users u where ${member}`, [
+      tenantId,
+      accountId,
+    ]),
   ]);
   return { rows: list.rows.map(parseRoles), total: count.rows[0]?.total ?? 0 };
 }

@@ -50,6 +50,11 @@ export function userRoutes(app: Api, { users }: { users: UserService }): void {
       },
     },
     async (request) =>
-      users.replaceRoles(actorOf(request), request.params.account_id, request.params.user_id, request.body.roles),
+      users.replaceRoles(
+        actorOf(request),
+        request.params.account_id,
+        request.params.user_id,
+        request.body.roles,
+      ),
   );
 }

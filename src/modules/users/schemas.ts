@@ -15,7 +15,9 @@ export const RoleAssignmentSchema = Type.Object({
 
 export const RoleAssignmentInput = Type.Object(
   {
-    account_id: Type.Optional(Type.String({ description: 'the account; for level tenant, the tenant id or omitted' })),
+    account_id: Type.Optional(
+      Type.String({ description: 'the account; for level tenant, the tenant id or omitted' }),
+    ),
     account_name: Type.Optional(Type.String({ description: 'ignored: the server knows the name' })),
     level: Level,
     name: RoleName,

@@ -72,7 +72,12 @@ export function createUserService({ db, accounts }: { db: Database; accounts: Ac
       const field = `roles[${index}].account_id`;
       if (item.level === 'tenant') {
         if (item.account_id !== undefined && item.account_id !== actor.tenantId) {
-          details.push({ code: 'invalid_value', field, message: 'a tenant-level role names the tenant id', param: 'body' });
+          details.push({
+            code: 'invalid_value',
+            field,
+            message: 'a tenant-level role names the tenant id',
+            param: 'body',
+          });
           return;
         }
         const assignment: Assignment = { level: 'tenant', accountId: null, role: item.name };
@@ -80,9 +85,19 @@ export function createUserService({ db, accounts }: { db: Database; accounts: Ac
         return;
       }
       if (item.account_id === undefined) {
-        details.push({ code: 'required', field, message: 'is required for an account-level role', param: 'body' });
+        details.push({
+          code: 'required',
+          field,
+          message: 'is required for an account-level role',
+          param: 'body',
+        });
       } else if (!known.has(item.account_id) || !keyCoversAccount(actor, item.account_id)) {
-        details.push({ code: 'invalid_value', field, message: 'is not an account you can see', param: 'body' });
+        details.push({
+          code: 'invalid_value',
+          field,
+          message: 'is not an account you can see',
+          param: 'body',
+        });
       } else {
         const assignment: Assignment = { level: 'account', accountId: item.account_id, role: item.name };
         requested.set(keyOf(assignment), assignment);
@@ -107,7 +122,9 @@ export function createUserService({ db, accounts }: { db: Database; accounts: Ac
       await accounts.requireAccount(actor, accountId, 'viewer');
       const user = await requireUser(actor, userId);
       const rows = await repo.assignmentsOfUser(db, user.id);
-      return { roles: rows.filter((row) => withinReach(actor, row)).map((row) => toApiRole(row, actor.tenantId)) };
+      return {
+        roles: rows.filter((row) => withinReach(actor, row)).map((row) => toApiRole(row, actor.tenantId)),
+      };
     },
 
     async replaceRoles(actor: Actor, accountId: string, userId: string, items: RoleAssignmentInput[]) {

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Starts the machine's PostgreSQL 15 (installing it from Debian where absent) and makes sure a
+# `posture` login role (allowed to create the per-test-file databases) and database exist.
+# Prints the DATABASE_URL to use on its last line.
+set -euo pipefail
+
+if ! command -v pg_ctlcluster >/dev/null 2>&1 || [ ! -d /usr/lib/postgresql/15 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15 postgresql-contrib-15 >/dev/null
+fi
+if ! pg_lsclusters -h | grep -q '^15 *main'; then
+  pg_createcluster 15 main >/dev/null
+fi
+pg_ctlcluster 15 main start 2>/dev/null || true
+for _ in $(seq 1 60); do
+  pg_isready -q -h 127.0.0.1 -p 5432 && break
+  sleep 0.5
+done
+pg_isready -h 127.0.0.1 -p 5432 >/dev/null
+
+as_postgres() { su postgres -c "psql -v ON_ERROR_STOP=1 -qtA -c \"$1\""; }
+if [ "$(as_postgres "select 1 from pg_roles where rolname = 'posture'")" != "1" ]; then
+  as_postgres "create role posture login password 'posture' createdb"
+fi
+if [ "$(as_postgres "select 1 from pg_database where datname = 'posture'")" != "1" ]; then
+  as_postgres "create database posture owner posture"
+fi
+echo "postgres://posture:posture@127.0.0.1:5432/posture"
