@@ -5,9 +5,12 @@ import type { AuthService } from './service.js';
 
 /** Endpoint #1. Encapsulated: its body parsers accept JSON whatever the content type says. */
 export async function authRoutes(app: Api, { auth }: { auth: AuthService }): Promise<void> {
-  // `curl -d '{...}'` sends application/x-www-form-urlencoded; some clients send no type at all.
-  // The body is JSON either way; the default JSON parser reports malformed input as a 400.
+  // `curl -d '{...}'` sends application/x-www-form-urlencoded, fetch() with a string body sends
+  // text/plain, some clients send no type at all. The body is JSON either way; the default JSON
+  // parser reports malformed input as a 400.
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, parseJson);
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseJson);
   app.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
 

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { testConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { migrations } from '../../src/db/migrations/index.js';
+import { migrate } from '../../src/db/migrator.js';
+import { createTestDatabase } from '../support/database.js';
+
+const quiet = { warn() {}, error() {} };
+
+test('migrations are applied once, in order, and recorded', async () => {
+  const { db, close } = await createTestDatabase(); // already migrated
+  try {
+    assert.deepEqual(await migrate(db), [], 'a second run applies nothing');
+    const { rows } = await db.query<{ id: string }>('select id from schema_migrations order by id');
+    assert.deepEqual(
+      rows.map((row) => row.id),
+      migrations.map((migration) => migration.id),
+    );
+  } finally {
+    await close();
+  }
+});
+
+test('a failing migration leaves the schema as it was', async () => {
+  const { db, close } = await createTestDatabase();
+  try {
+    const broken = [
+      ...migrations,
+      { id: '9998-good', sql: 'create table migration_probe (id int)' },
+      { id: '9999-bad', sql: 'select * from no_such_table' },
+    ];
+    await assert.rejects(migrate(db, broken));
+    const { rows } = await db.query(
+      `select 1 from information_schema.tables where table_name = 'migration_probe'`,
+    );
+    assert.equal(rows.length, 0, 'the good migration of the failed batch was rolled back');
+    const applied = await db.query(`select 1 from schema_migrations where id like '999%'`);
+    assert.equal(applied.rows.length, 0);
+  } finally {
+    await close();
+  }
+});
+
+test('concurrent starts on PostgreSQL serialise on the advisory lock', {
+  skip: !process.env.DATABASE_URL,
+}, async () => {
+  const { url, close } = await createTestDatabase();
+  const extra = [
+    ...migrations,
+    { id: '9990-probe', sql: 'create table concurrent_probe (id int primary key)' },
+  ];
+  const processes = await Promise.all(
+    [1, 2, 3, 4].map(() => openDatabase(testConfig({ DATABASE_URL: url }), quiet)),
+  );
+  try {
+    const results = await Promise.all(processes.map((db) => migrate(db, extra)));
+    const appliedBy = results.filter((applied) => applied.includes('9990-probe'));
+    assert.equal(appliedBy.length, 1, 'exactly one process applied the new migration');
+  } finally {
+    await Promise.all(processes.map((db) => db.close()));
+    await close();
+  }
+});
