@@ -2,7 +2,7 @@
  * The `filters` grammar (DESIGN.md section 5): `key1:value1,key2:value2`. A value is everything
  * after the first `:` (so `image:nginx:1.25` works); `\,` is a literal comma and `\\` a literal
  * backslash. The same key twice means OR; different keys AND. Each endpoint allows a fixed set of
- * keys; any other key is a 400 naming it.
+ * keys; any other key is a 400 naming it. An empty item (`a:1,,b:2`, a trailing comma) is ignored.
  *
  * @example
  *   parseFilters('severity:high,severity:critical,name:a\\,b', ['severity', 'name'])
@@ -41,10 +41,11 @@ export function parseFilters<K extends string>(
   for (const part of splitUnescaped(raw)) {
     if (part.trim() === '') continue;
     const colon = part.indexOf(':');
-    if (colon <= 0) {
+    const key = colon < 0 ? '' : part.slice(0, colon).trim();
+    if (key === '') {
       throw ApiError.invalidParam(param, 'invalid_format', `"${part}" is not of the form key:value`);
     }
-    const key = part.slice(0, colon).trim();
+    // The value is kept verbatim (spaces included): it is what the client asked to match.
     const value = part.slice(colon + 1);
     if (!(allowed as readonly string[]).includes(key)) {
       throw ApiError.invalidParam(
