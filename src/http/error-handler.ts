@@ -46,6 +46,19 @@ function toApiError(error: FastifyError): ApiError {
   return code ? new ApiError(code) : new ApiError('internal');
 }
 
+/**
+ * Errors Fastify answers before routing, through its `frameworkErrors` option: a path parameter
+ * longer than any id (which names nothing, so the same 404 as a garbage id) and a URL whose
+ * percent-encoding is broken.
+ */
+export function sendFrameworkError(reply: FastifyReply, error: FastifyError): FastifyReply {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, new ApiError('not_found'));
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return sendError(reply, new ApiError('bad_request', 'the URL is not validly percent-encoded'));
+  }
+  return sendError(reply, toApiError(error));
+}
+
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply

@@ -1,11 +1,12 @@
 /**
  * Account members and their role sets (#23 and the access-review calls). A PUT replaces the
- * user's whole role set within the caller's key reach, atomically; every assignment it adds or
- * removes must be one the caller could grant itself (else 403, nothing changed); and the tenant
- * always keeps an unlocked tenant-level admin (else 409). Details: docs/auth.md.
+ * user's whole role set within the caller's reach (tenant-wide roles and roles on accounts it can
+ * see), atomically; every assignment it adds or removes must be one the caller could grant itself
+ * (else 403, nothing changed); and the tenant always keeps an unlocked tenant-level admin (else
+ * 409). Details: docs/auth.md.
  */
 import type { Database } from '../../db/database.js';
-import { type Actor, canGrant, keyCoversAccount, type Level, type Role } from '../../http/actor.js';
+import { type Actor, canGrant, type Level, type Role, roleOnAccount } from '../../http/actor.js';
 import { ApiError, type ValidationDetail } from '../../http/errors.js';
 import { iso, isUuid } from '../../http/ids.js';
 import { type OffsetPage, offsetList } from '../../http/paging.js';
@@ -49,9 +50,13 @@ function toApiMember(row: repo.MemberRow, tenantId: string) {
   };
 }
 
-/** Assignments the caller's key can see: everything for a tenant key, else its account's and tenant-wide ones. */
+/**
+ * Assignments the caller can see: tenant-wide ones, and those on accounts it has a role on through
+ * its key. Roles on other accounts are neither shown (their ids and names would leak accounts
+ * outside the caller's scope) nor touched by a replace.
+ */
 const withinReach = (actor: Actor, a: { level: Level; account_id: string | null }) =>
-  a.level === 'tenant' || (a.account_id !== null && keyCoversAccount(actor, a.account_id));
+  a.level === 'tenant' || (a.account_id !== null && roleOnAccount(actor, a.account_id) !== null);
 
 export function createUserService({ db, accounts }: { db: Database; accounts: AccountService }) {
   async function requireUser(actor: Actor, userId: string) {
@@ -91,7 +96,7 @@ export function createUserService({ db, accounts }: { db: Database; accounts: Ac
           message: 'is required for an account-level role',
           param: 'body',
         });
-      } else if (!known.has(item.account_id) || !keyCoversAccount(actor, item.account_id)) {
+      } else if (!known.has(item.account_id) || roleOnAccount(actor, item.account_id) === null) {
         details.push({
           code: 'invalid_value',
           field,
