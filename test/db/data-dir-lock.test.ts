@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -29,6 +29,20 @@ test('an embedded data directory is locked against a second opener and kept acro
       ['kept'],
     );
     await second.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a lock left by a crashed process is taken over at once', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'posture-lock-'));
+  const dataDir = join(dir, 'data');
+  try {
+    // What kill -9 leaves behind: the lock directory, naming a pid that no longer runs.
+    mkdirSync(`${dataDir}.lock`, { recursive: true });
+    writeFileSync(`${dataDir}.lock.pid`, '2147483646');
+    const db = await openDatabase(testConfig({ DATA_DIR: dataDir, DATABASE_URL: undefined }), quiet);
+    await db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
