@@ -1,0 +1,26 @@
+/**
+ * The RBAC identity engine (issue 5): pure functions from Kubernetes objects to identities,
+ * risks, scores and the identities report. No I/O; docs/identity-risk.md explains the rules.
+ *
+ * - computeIdentities({ clusterId, clusterName, objects, now }) -> { identities, warnings }
+ * - buildIdentitiesReport(identities, now) -> the #18 report counts
+ * - reconcileIdentity(previousState, fingerprintsNow, now) -> status and risk history to store
+ */
+export {
+  type ComputeIdentitiesInput,
+  type ComputeIdentitiesResult,
+  computeIdentities,
+  SOURCE_TYPE,
+} from './engine.js';
+export { identityId, rbacObjectId, stableId } from './ids.js';
+export { type IdentityState, type ResolvedReason, type RiskState, reconcileIdentity } from './lifecycle.js';
+export {
+  buildIdentitiesReport,
+  IDENTITY_TYPES,
+  type IdentitiesReport,
+  type ReportIdentity,
+  RISK_LEVELS,
+} from './report.js';
+export { RISK_RULES, RISK_RULES_BY_TYPE, type RiskRule, RULESET_VERSION } from './risk-rules.js';
+export { LEVEL_THRESHOLDS, MAX_WEIGHT, riskLevelOf, severityOf } from './scoring.js';
+export type * from './types.js';
