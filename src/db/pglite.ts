@@ -7,7 +7,11 @@ function executorOf(target: PGlite | Transaction): Executor {
   return {
     async query(sql, params) {
       const result = await target.query(sql, params as unknown[] | undefined);
-      return { rows: result.rows as never[], rowCount: result.affectedRows ?? result.rows.length };
+      // PGlite reports affectedRows 0 for a SELECT, where pg counts the rows returned: agree with pg.
+      return {
+        rows: result.rows as never[],
+        rowCount: Math.max(result.affectedRows ?? 0, result.rows.length),
+      };
     },
     async exec(sql) {
       await target.exec(sql);
