@@ -10,6 +10,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAccountCommands } from './commands/accounts.js';
 import { registerBootstrapCommand } from './commands/bootstrap.js';
 import { requireSubcommand } from './commands/common.js';
+import { registerIngestCommand } from './commands/ingest.js';
 import { registerKeyCommands } from './commands/keys.js';
 import { registerMigrateCommand } from './commands/migrate.js';
 import { registerRoleCommands } from './commands/roles.js';
@@ -30,7 +31,9 @@ Environment (the same as the server's; see docs/cli.md):
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command('posture')
-    .description('Operate a Posture store: tenants, accounts, users, roles, access keys, migrations.')
+    .description(
+      'Operate a Posture store (tenants, accounts, users, roles, access keys, migrations) and push data to a server.',
+    )
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .showSuggestionAfterError(true)
@@ -55,6 +58,7 @@ export function buildProgram(io: CliIo): Command {
   registerRoleCommands(program, io);
   registerKeyCommands(program, io);
   registerMigrateCommand(program, io);
+  registerIngestCommand(program, io);
   requireSubcommand(program);
   return program;
 }
