@@ -1,0 +1,119 @@
+/**
+ * Keeps inventory_containers in step with the pods of a cluster, inside the ingestion
+ * transaction: a pod whose latest version changed has its rows replaced (none when it is deleted
+ * or finished), and rows whose owner chain passes through an object that changed are resolved
+ * again, so a ReplicaSet or Deployment pushed after its pods still becomes their owner.
+ */
+import { createHash } from 'node:crypto';
+import type { Executor } from '../../db/database.js';
+import * as inventory from './inventory-store.js';
+import type { KubeObject, OwnerRef } from './object.js';
+import { MAX_OWNER_DEPTH, type OwnerNode, type ResolvedOwner, resolveTopOwner } from './owners.js';
+import { runningContainersOf } from './pod-spec.js';
+import { findOwnerNodes, type Scope } from './resource-store.js';
+
+export interface InventoryChanges {
+  /** pods whose latest version changed in this push: new version, deleted or restored */
+  changedPodUids: string[];
+  /** the live latest versions among them */
+  livePods: KubeObject[];
+  /** other objects whose latest version changed */
+  changedOwnerUids: string[];
+}
+
+/** A UUID (version 5 layout) derived from its parts: a container keeps its id across pushes. */
+export function stableId(...parts: string[]): string {
+  const hash = createHash('sha1').update(parts.join('\u0000')).digest();
+  hash[6] = ((hash[6] ?? 0) & 0x0f) | 0x50;
+  hash[8] = ((hash[8] ?? 0) & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Loads the owner chains starting at these uids, one query per level. */
+async function loadOwnerChains(db: Executor, scope: Scope, startUids: Iterable<string>) {
+  const nodes = new Map<string, OwnerNode>();
+  let frontier = [...new Set(startUids)];
+  for (let depth = 0; depth < MAX_OWNER_DEPTH && frontier.length > 0; depth++) {
+    const next = new Set<string>();
+    for (const node of await findOwnerNodes(db, scope, frontier)) {
+      nodes.set(node.uid, node);
+      if (node.owner && !nodes.has(node.owner.uid)) next.add(node.owner.uid);
+    }
+    frontier = [...next].filter((uid) => !nodes.has(uid));
+  }
+  return nodes;
+}
+
+const podAsOwner = (pod: KubeObject): ResolvedOwner => ({
+  uid: pod.uid,
+  id: pod.id,
+  kind: pod.kind,
+  name: pod.name,
+  namespace: pod.namespace,
+  resourceVersion: pod.resourceVersion,
+});
+
+export async function refreshInventory(
+  db: Executor,
+  scope: Scope & { clusterName: string },
+  changes: InventoryChanges,
+  now: Date,
+): Promise<void> {
+  await inventory.deleteContainersOfPods(db, scope, changes.changedPodUids);
+  const replaced = new Set(changes.changedPodUids);
+  const stale = (await inventory.findRowsOwnedBy(db, scope, changes.changedOwnerUids)).filter(
+    (row) => !replaced.has(row.pod_uid),
+  );
+  const starts = [
+    ...changes.livePods.flatMap((pod) => (pod.owner ? [pod.owner.uid] : [])),
+    ...stale.flatMap((row) => (row.pod_owner_uid ? [row.pod_owner_uid] : [])),
+  ];
+  const nodes = await loadOwnerChains(db, scope, starts);
+
+  const rows = changes.livePods.flatMap((pod) => {
+    const owner = resolveTopOwner(podAsOwner(pod), pod.owner, nodes);
+    return runningContainersOf(pod.raw).map(
+      (container): inventory.InventoryRow => ({
+        id: stableId(scope.clusterId, pod.uid, container.name),
+        cluster_name: scope.clusterName,
+        pod_uid: pod.uid,
+        pod_resource_id: pod.id,
+        pod_name: pod.name,
+        pod_namespace: pod.namespace,
+        pod_owner_uid: pod.owner?.uid ?? null,
+        pod_owner_kind: pod.owner?.kind ?? null,
+        pod_owner_name: pod.owner?.name ?? null,
+        name: container.name,
+        container_id: container.containerId,
+        container_runtime: container.runtime,
+        image: container.image,
+        image_repo: container.ref.repo,
+        image_name: container.ref.name,
+        image_tag: container.ref.tag,
+        image_digest: container.ref.digest,
+        owner,
+        created_at: container.startedAt ?? pod.createdAt ?? now.toISOString(),
+      }),
+    );
+  });
+  await inventory.insertContainers(db, scope, rows);
+
+  const updates = stale.flatMap((row) => {
+    if (!row.pod_owner_uid) return [];
+    const start: OwnerRef = {
+      uid: row.pod_owner_uid,
+      kind: row.pod_owner_kind ?? '',
+      name: row.pod_owner_name ?? '',
+    };
+    // A pod with a controller never resolves to itself, so the pod placeholder is never used.
+    const placeholder: ResolvedOwner = {
+      ...start,
+      id: '',
+      namespace: row.pod_namespace,
+      resourceVersion: '',
+    };
+    return [{ id: row.id, owner: resolveTopOwner(placeholder, start, nodes) }];
+  });
+  await inventory.updateOwners(db, scope, updates);
+}

@@ -1,0 +1,181 @@
+/**
+ * Kubernetes ingestion for one cluster: read and validate the whole push first (nothing is stored
+ * from a push with any invalid item), then apply it in one transaction that also records the
+ * Idempotency-Key's answer. Pushes to one cluster serialise on the cluster row.
+ */
+import type { Database, Executor } from '../../db/database.js';
+import type { Actor } from '../../http/actor.js';
+import { ApiError, type ValidationDetail } from '../../http/errors.js';
+import { parseTime } from '../../http/time.js';
+import { bodyText, decodeIngestBody } from '../../ingest/body.js';
+import {
+  claimIdempotencyKey,
+  findReplay,
+  type IdempotentRequest,
+  requestHash,
+  storeIdempotentResponse,
+} from '../../ingest/idempotency.js';
+import { applyKubernetesPush, type IngestMode } from '../../ingest/kubernetes/engine.js';
+import { isKubeObject, type KubeObject, toKubeObject } from '../../ingest/kubernetes/object.js';
+import { type KubernetesPush, readKubernetesPush } from '../../ingest/kubernetes/read-push.js';
+import { type ChangedResource, lockCluster } from '../../ingest/kubernetes/resource-store.js';
+import type { ClusterService } from './service.js';
+
+/** Enough details to fix a file; the message gives the total. */
+const MAX_DETAILS = 20;
+/** Agents' clocks drift; an observation time further ahead than this is a mistake. */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
+/** What a push changed, for the engines that derive from cluster resources. */
+export interface AppliedKubernetesPush {
+  accountId: string;
+  clusterId: string;
+  clusterName: string;
+  /** objects whose latest version changed (new version, deleted, restored); may be empty */
+  changed: ChangedResource[];
+  /** every kind the push held, changed or not */
+  pushedKinds: string[];
+  /** the records' ingested_at */
+  now: Date;
+  /** when the agent observed the objects (watched_at) */
+  observedAt: Date;
+}
+
+/**
+ * Runs inside the push's transaction, after the resources and inventory are written: what it
+ * derives commits with them or not at all.
+ */
+export type KubernetesPushListener = (tx: Executor, push: AppliedKubernetesPush) => Promise<void>;
+
+export interface KubernetesPushRequest {
+  accountId: string;
+  clusterId: string;
+  body: unknown;
+  contentEncoding?: string | undefined;
+  mode: IngestMode;
+  observedAt?: string | undefined;
+  idempotencyKey?: string | undefined;
+}
+
+export interface KubernetesPushResponse {
+  cluster_id: string;
+  format: KubernetesPush['format'];
+  mode: IngestMode;
+  received: number;
+  created: number;
+  unchanged: number;
+  deleted: number;
+  restored: number;
+  ignored: number;
+}
+
+function observationTime(raw: string | undefined, now: Date): Date {
+  if (!raw) return now;
+  const at = parseTime(raw, 'observed_at', now.getTime());
+  if (at.getTime() > now.getTime() + MAX_CLOCK_SKEW_MS) {
+    throw ApiError.invalidParam('observed_at', 'out_of_range', 'must not be in the future');
+  }
+  return at;
+}
+
+/** Parses and validates every item; throws one 400 listing the first invalid ones. */
+export function validatePush(text: string): { push: KubernetesPush; objects: KubeObject[] } {
+  const push = readKubernetesPush(text);
+  const problems: ValidationDetail[] = [...push.problems];
+  const objects: KubeObject[] = [];
+  for (const item of push.items) {
+    const result = toKubeObject(item);
+    if (isKubeObject(result)) objects.push(result);
+    else problems.push(result);
+  }
+  if (problems.length > 0) {
+    throw ApiError.validation(
+      problems.slice(0, MAX_DETAILS),
+      `${problems.length} of ${push.received} items are invalid; nothing was stored`,
+    );
+  }
+  return { push, objects };
+}
+
+export function createKubernetesIngestService({
+  db,
+  clusters,
+  listeners = [],
+}: {
+  db: Database;
+  clusters: ClusterService;
+  listeners?: readonly KubernetesPushListener[];
+}) {
+  return {
+    /** The role check alone, so a caller without it is refused before its body is read. */
+    async authorize(actor: Actor, accountId: string, clusterId: string): Promise<void> {
+      await clusters.requireCluster(actor, accountId, clusterId, 'editor');
+    },
+
+    async ingest(
+      actor: Actor,
+      request: KubernetesPushRequest,
+    ): Promise<{ response: KubernetesPushResponse; replayed: boolean }> {
+      const cluster = await clusters.requireCluster(actor, request.accountId, request.clusterId, 'editor');
+      const now = new Date();
+      const observedAt = observationTime(request.observedAt, now);
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const idempotency: IdempotentRequest | undefined = request.idempotencyKey
+        ? {
+            accountId: cluster.account_id,
+            key: request.idempotencyKey,
+            requestHash: requestHash(
+              [
+                'kubernetes',
+                cluster.id,
+                request.mode,
+                request.observedAt ?? '',
+                request.contentEncoding ?? '',
+              ],
+              raw,
+            ),
+          }
+        : undefined;
+      if (idempotency) {
+        const replay = await findReplay<KubernetesPushResponse>(db, idempotency);
+        if (replay) return { response: replay.response, replayed: true };
+      }
+
+      const { push, objects } = validatePush(bodyText(await decodeIngestBody(raw, request.contentEncoding)));
+      return db.transaction(async (tx) => {
+        await lockCluster(tx, { accountId: cluster.account_id, clusterId: cluster.id });
+        if (idempotency) {
+          const replay = await claimIdempotencyKey<KubernetesPushResponse>(tx, idempotency);
+          if (replay) return { response: replay.response, replayed: true };
+        }
+        const clusterRef = {
+          accountId: cluster.account_id,
+          clusterId: cluster.id,
+          clusterName: cluster.name,
+        };
+        const { counts, changed } = await applyKubernetesPush(tx, clusterRef, objects, {
+          mode: request.mode,
+          observedAt,
+          now,
+        });
+        // Sequential: one transaction runs one statement at a time.
+        const pushedKinds = [...new Set(objects.map((object) => object.kind))];
+        for (const listener of listeners) {
+          await listener(tx, { ...clusterRef, changed, pushedKinds, now, observedAt });
+        }
+        const response: KubernetesPushResponse = {
+          cluster_id: cluster.id,
+          format: push.format,
+          mode: request.mode,
+          received: push.received,
+          ignored: push.ignored,
+          ...counts,
+        };
+        if (idempotency) await storeIdempotentResponse(tx, idempotency, response);
+        return { response, replayed: false };
+      });
+    },
+  };
+}
+
+export type KubernetesIngestService = ReturnType<typeof createKubernetesIngestService>;

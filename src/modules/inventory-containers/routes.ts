@@ -1,0 +1,32 @@
+import type { Api } from '../../http/api.js';
+import { actorOf } from '../../http/auth-hook.js';
+import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
+import { ContainerList, ContainerListQuery } from './schemas.js';
+import type { InventoryContainerService } from './service.js';
+
+export function inventoryContainerRoutes(
+  app: Api,
+  { inventoryContainers }: { inventoryContainers: InventoryContainerService },
+): void {
+  app.get(
+    '/accounts/:account_id/inventory_containers',
+    {
+      schema: {
+        tags: ['inventory'],
+        summary: 'Containers of the live pods of the account (offset list)',
+        params: AccountParams,
+        querystring: ContainerListQuery,
+        response: { 200: ContainerList, ...authenticatedErrors() },
+      },
+    },
+    async (request) => {
+      const { limit = 100, offset = 0, filters, q, sort } = request.query;
+      return inventoryContainers.list(actorOf(request), request.params.account_id, {
+        filters,
+        q,
+        sort,
+        page: { limit, offset },
+      });
+    },
+  );
+}

@@ -1,0 +1,129 @@
+import type { Executor } from '../../db/database.js';
+import type { OffsetPage } from '../../http/paging.js';
+import { orderBy, type Sort } from '../../http/sort.js';
+import type { RESOURCE_SORT_FIELDS } from './schemas.js';
+import { Where } from './where.js';
+
+export type ResourceSortField = (typeof RESOURCE_SORT_FIELDS)[number];
+
+export interface ResourceRow {
+  id: string;
+  account_id: string;
+  cluster_id: string;
+  uid: string;
+  resource_version: string;
+  kind: string;
+  api_version: string;
+  name: string;
+  namespace: string;
+  owner_uid: string | null;
+  entity_type: string;
+  resource_created_at: Date | null;
+  ingested_at: Date;
+  watched_at: Date;
+  deleted_at: Date | null;
+  deletion_source: 'watch' | 'snapshot' | null;
+  version_overwritten_at: Date | null;
+  raw_text?: string;
+}
+
+export interface ResourceFilters {
+  from?: Date | undefined;
+  to?: Date | undefined;
+  clusterIds: string[];
+  namespaces: string[];
+  ownerUids: string[];
+  imageDigests: string[];
+  kinds: string[];
+  includeHistory: boolean;
+}
+
+const COLUMNS = `r.id, r.account_id, r.cluster_id, r.uid, r.resource_version, r.kind, r.api_version,
+  r.name, r.namespace, r.owner_uid, r.entity_type, r.resource_created_at, r.ingested_at, r.watched_at,
+  r.deleted_at, r.deletion_source, r.version_overwritten_at`;
+
+const columns = (withPayload: boolean) => (withPayload ? `${COLUMNS}, r.raw as raw_text` : COLUMNS);
+
+const SORT_COLUMNS: Record<ResourceSortField, string> = {
+  name: 'r.name',
+  namespace: 'r.namespace',
+  kind: 'r.kind',
+  ingested_at: 'r.ingested_at',
+  resource_created_at: 'r.resource_created_at',
+};
+
+/** Secondary order keeps related rows together: within a namespace or kind, by name. */
+const THEN_BY: Partial<Record<ResourceSortField, string>> = { namespace: 'r.name', kind: 'r.name' };
+
+function listWhere(accountId: string, filters: ResourceFilters): Where {
+  const where = new Where('r.account_id = $', accountId);
+  // The live partial indexes carry exactly this predicate.
+  if (!filters.includeHistory) where.addRaw('r.is_latest and r.deleted_at is null');
+  if (filters.from) where.add('r.ingested_at >= $', filters.from);
+  if (filters.to) where.add('r.ingested_at <= $', filters.to);
+  if (filters.clusterIds.length > 0) where.add('r.cluster_id = any($::uuid[])', filters.clusterIds);
+  if (filters.namespaces.length > 0) where.add('r.namespace = any($::text[])', filters.namespaces);
+  if (filters.ownerUids.length > 0) where.add('r.owner_uid = any($::text[])', filters.ownerUids);
+  if (filters.kinds.length > 0) where.add('r.kind = any($::text[])', filters.kinds);
+  if (filters.imageDigests.length > 0) {
+    where.add(
+      `exists (select 1 from cluster_resource_images i
+                where i.account_id = r.account_id and i.image_digest = any($::text[])
+                  and i.cluster_id = r.cluster_id and i.resource_id = r.id)`,
+      filters.imageDigests,
+    );
+  }
+  return where;
+}
+
+export async function listResources(
+  db: Executor,
+  accountId: string,
+  query: { filters: ResourceFilters; sort: Sort<ResourceSortField>; page: OffsetPage; withPayload: boolean },
+) {
+  const where = listWhere(accountId, query.filters);
+  const then = THEN_BY[query.sort.field];
+  const order = orderBy(query.sort, SORT_COLUMNS, then ? `${then} ${query.sort.direction}, r.id` : 'r.id');
+  const filter = where.sql;
+  const count = db.query<{ total: number }>(
+    `select count(*) as total from cluster_resources r where ${filter}`,
+    [...where.params],
+  );
+  const list = db.query<ResourceRow>(
+    `select ${columns(query.withPayload)} from cluster_resources r where ${filter} ${order}
+      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`,
+    where.params,
+  );
+  const [rows, total] = await Promise.all([list, count]);
+  return { rows: rows.rows, total: total.rows[0]?.total ?? 0 };
+}
+
+export async function findResource(
+  db: Executor,
+  accountId: string,
+  clusterId: string,
+  id: string,
+  withPayload: boolean,
+) {
+  const { rows } = await db.query<ResourceRow>(
+    `select ${columns(withPayload)} from cluster_resources r
+      where r.account_id = $1 and r.cluster_id = $2 and r.id = $3`,
+    [accountId, clusterId, id],
+  );
+  return rows[0];
+}
+
+export async function findLatestResource(
+  db: Executor,
+  accountId: string,
+  clusterId: string,
+  uid: string,
+  withPayload: boolean,
+) {
+  const { rows } = await db.query<ResourceRow>(
+    `select ${columns(withPayload)} from cluster_resources r
+      where r.account_id = $1 and r.cluster_id = $2 and r.uid = $3 and r.is_latest`,
+    [accountId, clusterId, uid],
+  );
+  return rows[0];
+}

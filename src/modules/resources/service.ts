@@ -1,0 +1,113 @@
+/**
+ * Cluster resource records (#12, #13 and the latest version by uid). The list shows the current
+ * version of each live object unless `include_history` asks for every stored version.
+ */
+import type { Database } from '../../db/database.js';
+import type { Actor } from '../../http/actor.js';
+import { ApiError } from '../../http/errors.js';
+import { parseList } from '../../http/filters.js';
+import { iso, isUuid } from '../../http/ids.js';
+import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
+import { parseSort } from '../../http/sort.js';
+import { parseTimeRange } from '../../http/time.js';
+import type { AccountService } from '../accounts/service.js';
+import type { ClusterService } from '../clusters/service.js';
+import { kindOf } from './kinds.js';
+import * as repo from './repository.js';
+import { RESOURCE_SORT_FIELDS } from './schemas.js';
+
+export function toApiResource(row: repo.ResourceRow) {
+  return {
+    id: row.id,
+    account_id: row.account_id,
+    cluster_id: row.cluster_id,
+    uid: row.uid,
+    resource_version: row.resource_version,
+    kind: row.kind,
+    api_version: row.api_version,
+    name: row.name,
+    namespace: row.namespace,
+    owner_uid: row.owner_uid,
+    entity_type: row.entity_type,
+    resource_created_at: iso(row.resource_created_at),
+    ingested_at: iso(row.ingested_at)!,
+    watched_at: iso(row.watched_at)!,
+    deleted_at: iso(row.deleted_at),
+    deletion_source: row.deletion_source,
+    version_overwritten_at: iso(row.version_overwritten_at),
+    ...(row.raw_text !== undefined ? { raw: Buffer.from(row.raw_text, 'utf8').toString('base64') } : {}),
+  };
+}
+
+const DIGEST_HEX = /^[a-f0-9]{64}$/i;
+
+/** `sha256:<hex>`; a bare 64-hex value is taken as a sha256 digest. */
+export const normalizeDigest = (value: string) =>
+  DIGEST_HEX.test(value) ? `sha256:${value.toLowerCase()}` : value.toLowerCase();
+
+export interface ResourceListQuery {
+  from?: string | undefined;
+  to?: string | undefined;
+  cluster_id?: string | undefined;
+  namespace?: string | undefined;
+  owner_uid?: string | undefined;
+  image_digest?: string | undefined;
+  resource_types?: string | undefined;
+  sort?: string | undefined;
+  with_payload?: boolean | undefined;
+  include_history?: boolean | undefined;
+  page: PageRequest;
+}
+
+function clusterIds(raw: string | undefined): string[] {
+  const ids = parseList(raw);
+  const bad = ids.find((id) => !isUuid(id));
+  if (bad) throw ApiError.invalidParam('cluster_id', 'invalid_format', `"${bad}" is not a cluster id`);
+  return ids;
+}
+
+export function createResourceService(deps: {
+  db: Database;
+  accounts: AccountService;
+  clusters: ClusterService;
+}) {
+  const { db, accounts, clusters } = deps;
+  return {
+    async list(actor: Actor, accountId: string, query: ResourceListQuery) {
+      const account = await accounts.requireAccount(actor, accountId, 'viewer');
+      const range = parseTimeRange(query.from, query.to);
+      const sort = parseSort(query.sort, RESOURCE_SORT_FIELDS, 'name:asc');
+      const { rows, total } = await repo.listResources(db, account.id, {
+        filters: {
+          ...range,
+          clusterIds: clusterIds(query.cluster_id),
+          namespaces: parseList(query.namespace),
+          ownerUids: parseList(query.owner_uid),
+          imageDigests: parseList(query.image_digest).map(normalizeDigest),
+          kinds: [...new Set(parseList(query.resource_types).map(kindOf))],
+          includeHistory: query.include_history ?? false,
+        },
+        sort,
+        page: pageToOffset(query.page),
+        withPayload: query.with_payload ?? false,
+      });
+      return pageList(rows.map(toApiResource), total, query.page);
+    },
+
+    async get(actor: Actor, clusterId: string, resourceId: string, withPayload: boolean) {
+      const cluster = await clusters.requireVisibleCluster(actor, clusterId, 'viewer');
+      const row = await repo.findResource(db, cluster.account_id, cluster.id, resourceId, withPayload);
+      if (!row) throw new ApiError('not_found', 'resource not found');
+      return toApiResource(row);
+    },
+
+    async latest(actor: Actor, clusterId: string, uid: string, withPayload: boolean) {
+      const cluster = await clusters.requireVisibleCluster(actor, clusterId, 'viewer');
+      const row = await repo.findLatestResource(db, cluster.account_id, cluster.id, uid, withPayload);
+      if (!row) throw new ApiError('not_found', 'resource not found');
+      return toApiResource(row);
+    },
+  };
+}
+
+export type ResourceService = ReturnType<typeof createResourceService>;
