@@ -7,11 +7,10 @@
  * rather than dropping them (no mass assignment).
  *
  * @example
- *   registerRequestValidation(app); // before any route is added
+ *   Fastify({ schemaController: { compilersFactory: { buildValidator: buildRequestValidator } } })
  */
 import AjvModule, { type Options } from 'ajv';
 import ajvFormatsModule from 'ajv-formats';
-import type { FastifyInstance } from 'fastify';
 
 // Both packages are CommonJS: at run time the default import is the class/plugin itself.
 const Ajv = AjvModule as unknown as typeof AjvModule.default;
@@ -25,13 +24,23 @@ function createAjv(coerceTypes: Options['coerceTypes']) {
   return ajv;
 }
 
-export function registerRequestValidation(app: FastifyInstance): void {
+/**
+ * Fastify's validator factory (the `schemaController.compilersFactory.buildValidator` option).
+ * Set at construction rather than with setValidatorCompiler: Fastify rebuilds a scope's compiler
+ * from this factory whenever shared schemas are added (addSchema), and a compiler set afterwards
+ * would silently give way to the default one (allErrors off, bodies coerced).
+ */
+export function buildRequestValidator(externalSchemas: Record<string, unknown> = {}) {
   const forText = createAjv('array');
   const forBody = createAjv(false);
-  app.setValidatorCompiler(({ schema, httpPart }) => {
+  for (const shared of Object.values(externalSchemas)) {
+    forText.addSchema(shared as object);
+    forBody.addSchema(shared as object);
+  }
+  return ({ schema, httpPart }: { schema: unknown; httpPart?: string }) => {
     const ajv = httpPart === 'body' ? forBody : forText;
     const id = (schema as { $id?: string }).$id;
     // Ajv refuses to compile a second schema with the same $id: reuse the first.
-    return (id ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema);
-  });
+    return (id ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema as object);
+  };
 }
