@@ -1,0 +1,210 @@
+/**
+ * Applies a parsed runtime push to one cluster inside the caller's transaction: the affected
+ * workload containers' states are loaded, the engine applies the events, and the states, their
+ * container instances, newly captured baselines, insights and HTTP observations are written.
+ *
+ * @example
+ *   await db.transaction((tx) => applyRuntimePush(tx, { accountId, clusterId, ... }, parsed.events));
+ */
+import type { Executor } from '../../db/database.js';
+import {
+  applyEvents,
+  groupByWorkloadContainer,
+  mergeHttpObservations,
+  observeHttpRequests,
+  type RuntimeEvent,
+  shouldRaiseInsight,
+  type WorkloadContainerState,
+  type WorkloadGroup,
+} from '../../engines/runtime/index.js';
+import { stableId } from '../../ingest/kubernetes/inventory.js';
+import * as baselines from './baseline-repository.js';
+import { inventoryContainerId, isShortId } from './container-ids.js';
+import { baselineRow, type DerivedContext, insightIdOf, insightWrite, workloadIdOf } from './derived-rows.js';
+import * as http from './http-repository.js';
+import * as insights from './insight-repository.js';
+import { engineOptionsOf, type RuntimeSettings } from './settings-service.js';
+import * as workloads from './workload-repository.js';
+
+export interface PushScope {
+  accountId: string;
+  clusterId: string;
+  /** the user whose push this is: created_by of the baselines it captures */
+  userId: string;
+  settings: RuntimeSettings;
+  now: Date;
+}
+
+export interface PushOutcome {
+  workloadContainers: number;
+  baselinesCaptured: number;
+  driftEvents: number;
+  insights: number;
+  httpObservations: number;
+  /** insights whose analysis changed (or that have none from the LLM yet), most severe first */
+  changedInsights: { id: string; digest: string }[];
+}
+
+interface Change {
+  id: string;
+  group: WorkloadGroup;
+  before: WorkloadContainerState | null;
+  after: WorkloadContainerState;
+}
+
+/** Per container instance of a group: first and last event time and the latest pod name. */
+function instancesOf(change: Change, clusterId: string, complete: (id: string) => string) {
+  const byId = new Map<string, workloads.ContainerInstance>();
+  for (const event of change.group.events) {
+    const containerId = complete(inventoryContainerId(event.container.id));
+    const at = event.timestamp;
+    const seen = byId.get(containerId);
+    if (!seen) {
+      byId.set(containerId, {
+        containerId,
+        workloadId: change.id,
+        clusterId,
+        podName: event.kubernetes.pod,
+        firstSeen: at,
+        lastSeen: at,
+      });
+    } else {
+      if (at < seen.firstSeen) seen.firstSeen = at;
+      if (at >= seen.lastSeen) {
+        seen.lastSeen = at;
+        seen.podName = event.kubernetes.pod;
+      }
+    }
+  }
+  return [...byId.values()];
+}
+
+/** Falco names a container by a 12-character prefix when it lacks the full id: ask the inventory. */
+async function idCompleter(tx: Executor, scope: PushScope, events: readonly RuntimeEvent[]) {
+  const short = new Set<string>();
+  for (const event of events) {
+    const id = inventoryContainerId(event.container.id);
+    if (isShortId(id)) short.add(id);
+  }
+  const full = await workloads.completeShortIds(tx, scope.accountId, scope.clusterId, [...short]);
+  return (id: string) => full.get(id) ?? id;
+}
+
+async function writeInsights(
+  tx: Executor,
+  scope: PushScope,
+  raising: Change[],
+  contexts: Map<string, DerivedContext>,
+) {
+  const heads = await insights.findHeads(
+    tx,
+    scope.accountId,
+    raising.map((change) => insightIdOf(change.id)),
+  );
+  const rows = raising.map((change) =>
+    insightWrite(change.after, contexts.get(change.id)!, heads.get(insightIdOf(change.id))),
+  );
+  await insights.upsertInsights(tx, scope.accountId, rows);
+  return rows
+    .filter((row) => {
+      const head = heads.get(row.id);
+      return !head?.has_llm_analysis || head.analysis_digest !== row.analysis_digest;
+    })
+    .sort((a, b) => b.severity_rank - a.severity_rank)
+    .map((row) => ({ id: row.id, digest: row.analysis_digest }));
+}
+
+async function writeObservations(tx: Executor, scope: PushScope, events: readonly RuntimeEvent[]) {
+  const observed = observeHttpRequests(events, {
+    clusterId: scope.clusterId,
+    trustedPrefixes: scope.settings.trustedPrefixes,
+  }).map((observation) => ({
+    ...observation,
+    id: stableId('runtime-http', scope.accountId, observation.key),
+  }));
+  const stored = await http.findObservations(
+    tx,
+    scope.accountId,
+    observed.map((o) => o.id),
+  );
+  const merged = observed.map((observation) => {
+    const previous = stored.get(observation.id);
+    if (!previous) return observation;
+    const asObservation = {
+      ...previous,
+      key: observation.key,
+      first_seen_at: new Date(previous.first_seen_at).toISOString(),
+      last_seen_at: new Date(previous.last_seen_at).toISOString(),
+    };
+    return { ...mergeHttpObservations(asObservation, observation), id: observation.id };
+  });
+  await http.upsertObservations(tx, scope.accountId, merged);
+  return merged.length;
+}
+
+export async function applyRuntimePush(
+  tx: Executor,
+  scope: PushScope,
+  events: readonly RuntimeEvent[],
+): Promise<PushOutcome> {
+  const options = engineOptionsOf(scope.settings);
+  const groups = [...groupByWorkloadContainer(events, scope.clusterId).values()];
+  const ids = groups.map((group) => workloadIdOf(scope.accountId, group.id));
+  const previous = await workloads.loadStates(tx, scope.accountId, ids);
+  const changes: Change[] = groups.map((group, index) => {
+    const id = ids[index]!;
+    const before = previous.get(id) ?? null;
+    return { id, group, before, after: applyEvents(before, group.key, group.events, options) };
+  });
+  await workloads.saveStates(
+    tx,
+    scope.accountId,
+    changes.map((c) => ({ id: c.id, clusterId: scope.clusterId, workloadKey: c.group.id, state: c.after })),
+    scope.now,
+  );
+
+  const complete = await idCompleter(tx, scope, events);
+  await workloads.upsertInstances(
+    tx,
+    scope.accountId,
+    changes.flatMap((change) => instancesOf(change, scope.clusterId, complete)),
+  );
+  const contexts = new Map(
+    changes.map((change): [string, DerivedContext] => [
+      change.id,
+      {
+        accountId: scope.accountId,
+        clusterId: scope.clusterId,
+        workloadId: change.id,
+        containerId: complete(inventoryContainerId(change.after.container.id)),
+        now: scope.now,
+      },
+    ]),
+  );
+
+  const captured = changes.filter((c) => !c.before?.baselineCapturedAt && c.after.baselineCapturedAt);
+  const window = {
+    seconds: scope.settings.learningWindowSeconds,
+    maxEvents: scope.settings.learningWindowMaxEvents,
+  };
+  await baselines.insertBaselines(
+    tx,
+    scope.accountId,
+    captured.map((c) => baselineRow(c.after, contexts.get(c.id)!, window, scope.userId)),
+  );
+
+  const raising = changes.filter((change) => shouldRaiseInsight(change.after));
+  const changedInsights = await writeInsights(tx, scope, raising, contexts);
+  const httpObservations = await writeObservations(tx, scope, events);
+  return {
+    workloadContainers: changes.length,
+    baselinesCaptured: captured.length,
+    driftEvents: changes.reduce(
+      (sum, c) => sum + c.after.ongoing.driftEvents - (c.before?.ongoing.driftEvents ?? 0),
+      0,
+    ),
+    insights: raising.length,
+    httpObservations,
+    changedInsights,
+  };
+}

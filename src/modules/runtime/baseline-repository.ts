@@ -1,0 +1,108 @@
+/** SQL of runtime_baselines: written when a learning window closes, listed by #7. */
+import type { Executor } from '../../db/database.js';
+import type { Fingerprint } from '../../engines/runtime/index.js';
+import type { Filters } from '../../http/filters.js';
+import type { OffsetPage } from '../../http/paging.js';
+import { containsPattern } from '../../http/search.js';
+import { orderBy, type Sort } from '../../http/sort.js';
+import { batches } from '../../ingest/batches.js';
+import { Where } from '../resources/where.js';
+import {
+  type BASELINE_FILTER_KEYS,
+  BASELINE_SEARCH_FIELDS,
+  BASELINE_SORT_FIELDS,
+} from './baseline-schemas.js';
+
+export type BaselineFilterKey = (typeof BASELINE_FILTER_KEYS)[number];
+export type BaselineSortField = (typeof BASELINE_SORT_FIELDS)[number];
+
+export interface BaselineRow {
+  id: string;
+  workload_id: string;
+  cluster_id: string;
+  namespace: string;
+  workload_kind: string;
+  workload_name: string;
+  container_name: string;
+  container_id: string;
+  image_name: string;
+  notes: string;
+  fingerprint: Fingerprint;
+  created_at: Date | string;
+  created_by: string;
+}
+
+const COLUMNS = `id, workload_id, cluster_id, namespace, workload_kind, workload_name, container_name,
+  container_id, image_name, notes, fingerprint, created_at, created_by`;
+
+/** Sort fields and filter keys are, by design, column names of runtime_baselines. */
+const SORT_COLUMNS = Object.fromEntries(BASELINE_SORT_FIELDS.map((f) => [f, f])) as Record<
+  BaselineSortField,
+  string
+>;
+
+export async function insertBaselines(db: Executor, accountId: string, rows: BaselineRow[]) {
+  // A fingerprint is at most a few hundred KiB: small batches keep one statement's parameters sane.
+  for (const batch of batches(rows, 20)) {
+    const col = <V>(pick: (row: BaselineRow) => V) => batch.map(pick);
+    await db.query(
+      `insert into runtime_baselines (account_id, id, workload_id, cluster_id, namespace, workload_kind,
+         workload_name, container_name, container_id, image_name, notes, fingerprint, created_at, created_by)
+       select $1, v.id, v.workload_id, v.cluster_id, v.namespace, v.workload_kind, v.workload_name,
+              v.container_name, v.container_id, v.image_name, v.notes, v.fingerprint::jsonb, v.created_at,
+              v.created_by
+         from unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[],
+                     $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[], $14::text[])
+              as v (id, workload_id, cluster_id, namespace, workload_kind, workload_name, container_name,
+                    container_id, image_name, notes, fingerprint, created_at, created_by)
+       on conflict (account_id, workload_id) do nothing`,
+      [
+        accountId,
+        col((r) => r.id),
+        col((r) => r.workload_id),
+        col((r) => r.cluster_id),
+        col((r) => r.namespace),
+        col((r) => r.workload_kind),
+        col((r) => r.workload_name),
+        col((r) => r.container_name),
+        col((r) => r.container_id),
+        col((r) => r.image_name),
+        col((r) => r.notes),
+        col((r) => JSON.stringify(r.fingerprint)),
+        col((r) => r.created_at),
+        col((r) => r.created_by),
+      ],
+    );
+  }
+}
+
+export async function listBaselines(
+  db: Executor,
+  accountId: string,
+  query: {
+    filters: Filters<BaselineFilterKey>;
+    q?: string | undefined;
+    sort: Sort<BaselineSortField>;
+    page: OffsetPage;
+  },
+) {
+  const where = new Where('account_id = $', accountId);
+  for (const [key, values] of query.filters) {
+    where.add(key === 'cluster_id' ? 'cluster_id = any($::uuid[])' : `${key} = any($::text[])`, values);
+  }
+  if (query.q) {
+    const pattern = where.next(containsPattern(query.q));
+    where.addRaw(`(${BASELINE_SEARCH_FIELDS.map((field) => `${field} ilike ${pattern}`).join(' or ')})`);
+  }
+  const count = db.query<{ total: number }>(
+    `select count(*) as total from runtime_baselines where ${where.sql}`,
+    [...where.params],
+  );
+  const list = db.query<BaselineRow>(
+    `select ${COLUMNS} from runtime_baselines where ${where.sql} ${orderBy(query.sort, SORT_COLUMNS, 'id')}
+      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`,
+    where.params,
+  );
+  const [rows, total] = await Promise.all([list, count]);
+  return { rows: rows.rows, total: total.rows[0]?.total ?? 0 };
+}

@@ -1,0 +1,74 @@
+/**
+ * Latest baseline fingerprints (#7): one per workload container whose learning window closed.
+ * `children_limit` truncates the process tree of each fingerprint in the page.
+ */
+import type { Database } from '../../db/database.js';
+import { truncateFingerprint } from '../../engines/runtime/index.js';
+import type { Actor } from '../../http/actor.js';
+import { ApiError } from '../../http/errors.js';
+import { parseFilters } from '../../http/filters.js';
+import { iso, isUuid } from '../../http/ids.js';
+import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
+import { parseSort } from '../../http/sort.js';
+import type { AccountService } from '../accounts/service.js';
+import * as repo from './baseline-repository.js';
+import { BASELINE_FILTER_KEYS, BASELINE_SORT_FIELDS } from './baseline-schemas.js';
+import { inventoryContainerId } from './container-ids.js';
+
+export function toApiBaseline(accountId: string, row: repo.BaselineRow, childrenLimit: number | undefined) {
+  return {
+    id: row.id,
+    account_id: accountId,
+    cluster_id: row.cluster_id,
+    namespace: row.namespace,
+    workload_kind: row.workload_kind,
+    workload_name: row.workload_name,
+    container_name: row.container_name,
+    image_name: row.image_name,
+    notes: row.notes,
+    created_at: iso(row.created_at)!,
+    created_by: row.created_by,
+    fingerprint:
+      childrenLimit === undefined ? row.fingerprint : truncateFingerprint(row.fingerprint, { childrenLimit }),
+  };
+}
+
+function baselineFilters(raw: string | undefined) {
+  const filters = parseFilters(raw, BASELINE_FILTER_KEYS);
+  const bad = (filters.get('cluster_id') ?? []).find((id) => !isUuid(id));
+  if (bad) throw ApiError.invalidParam('filters', 'invalid_value', `cluster_id "${bad}" is not a cluster id`);
+  const containerIds = filters.get('container_id');
+  if (containerIds) filters.set('container_id', containerIds.map(inventoryContainerId));
+  return filters;
+}
+
+export function createBaselineService({ db, accounts }: { db: Database; accounts: AccountService }) {
+  return {
+    async listLatest(
+      actor: Actor,
+      accountId: string,
+      query: {
+        filters?: string | undefined;
+        q?: string | undefined;
+        sort?: string | undefined;
+        childrenLimit?: number | undefined;
+        page: PageRequest;
+      },
+    ) {
+      const account = await accounts.requireAccount(actor, accountId, 'viewer');
+      const { rows, total } = await repo.listBaselines(db, account.id, {
+        filters: baselineFilters(query.filters),
+        q: query.q,
+        sort: parseSort(query.sort, BASELINE_SORT_FIELDS, 'created_at:desc'),
+        page: pageToOffset(query.page),
+      });
+      return pageList(
+        rows.map((row) => toApiBaseline(account.id, row, query.childrenLimit)),
+        total,
+        query.page,
+      );
+    },
+  };
+}
+
+export type BaselineService = ReturnType<typeof createBaselineService>;

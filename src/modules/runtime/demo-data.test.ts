@@ -1,0 +1,43 @@
+/** The demo tenant shows runtime data, pushed into its demo cluster through the real endpoint. */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { login, startTestApp, TEST_PEPPER, type TestApp } from '../../../test/support/harness.js';
+import { ensureDemoTenant } from '../../demo/demo-tenant.js';
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+});
+after(() => t.close());
+
+test('the demo cluster has its insight, baselines, HTTP observations and the sample trusted prefixes', async () => {
+  let printed = '';
+  await ensureDemoTenant({
+    db: t.db,
+    pepper: TEST_PEPPER,
+    baseUrl: 'http://demo',
+    app: t.app,
+    print: (text: string) => (printed += text),
+  });
+  const [, keyId, secret, accountId] =
+    /access_key_id: (\S+)[\s\S]*secret_key: +(\S+)[\s\S]*account_id: +(\S+)/.exec(printed) ?? [];
+  assert.ok(keyId && secret && accountId, printed);
+  const token = await login(t, keyId, secret);
+  const get = async (url: string) =>
+    (await t.request({ method: 'GET', url: `/accounts/${accountId}${url}`, token })).body;
+
+  const [cluster] = (await get('/clusters')).entries;
+  assert.equal(cluster.name, 'demo');
+  const insights = await get('/container_runtime_insights');
+  assert.equal(insights.total_count, 1);
+  assert.equal(insights.entries[0].clusterID, cluster.id);
+  assert.equal(insights.entries[0].severity, 'critical');
+  assert.equal(insights.entries[0].summary.kube_meta.pod_name, 'web-7c9d8f6b5d-k2x8p');
+  assert.equal((await get('/container_runtime_latest_baseline_fingerprints')).total_count, 3);
+  assert.ok((await get('/container_runtime_insights/http_requests?filters=has_pii:true')).total_count >= 3);
+  const settings = await get('/runtime_settings');
+  assert.deepEqual(
+    settings.trusted_ip_prefixes.map((p: { cidr: string }) => p.cidr),
+    ['10.0.0.0/8', '198.51.100.0/28'],
+  );
+});

@@ -1,0 +1,139 @@
+/** SQL of runtime_http_observations: merged by ingestion, listed by #5. */
+import type { Executor } from '../../db/database.js';
+import type { HttpObservation } from '../../engines/runtime/index.js';
+import type { Filters } from '../../http/filters.js';
+import type { OffsetPage } from '../../http/paging.js';
+import { containsPattern } from '../../http/search.js';
+import { batches } from '../../ingest/batches.js';
+import { Where } from '../resources/where.js';
+import { type HTTP_FILTER_KEYS, HTTP_SEARCH_FIELDS } from './http-schemas.js';
+
+export type HttpFilterKey = Exclude<(typeof HTTP_FILTER_KEYS)[number], 'has_pii'>;
+
+export interface StoredObservation extends Omit<HttpObservation, 'key' | 'first_seen_at' | 'last_seen_at'> {
+  id: string;
+  account_id: string;
+  first_seen_at: Date | string;
+  last_seen_at: Date | string;
+}
+
+const FIELDS = [
+  'cluster_id',
+  'app_protocol',
+  'method',
+  'scheme',
+  'path',
+  'source_workload_kind',
+  'source_workload_name',
+  'source_workload_namespace',
+  'destination_addr',
+  'destination_port',
+  'destination_hostname',
+  'destination_service_name',
+  'destination_service_namespace',
+  'destination_workload_kind',
+  'destination_workload_name',
+  'destination_workload_namespace',
+  'has_pii',
+  'pii_labels',
+  'trusted_ip',
+  'trusted_ip_prefix',
+  'trusted_ip_description',
+  'first_seen_at',
+  'last_seen_at',
+  'request_count',
+] as const;
+type Field = (typeof FIELDS)[number];
+
+const CASTS: Partial<Record<Field, string>> = {
+  cluster_id: 'uuid',
+  destination_port: 'integer',
+  has_pii: 'boolean',
+  trusted_ip: 'boolean',
+  first_seen_at: 'timestamptz',
+  last_seen_at: 'timestamptz',
+  request_count: 'bigint',
+};
+
+const COLUMNS = `account_id, id, ${FIELDS.join(', ')}`;
+
+export async function findObservations(db: Executor, accountId: string, ids: string[]) {
+  const found = new Map<string, StoredObservation>();
+  for (const batch of batches(ids)) {
+    const { rows } = await db.query<StoredObservation>(
+      `select ${COLUMNS} from runtime_http_observations where account_id = $1 and id = any($2::uuid[])`,
+      [accountId, batch],
+    );
+    for (const row of rows) found.set(row.id, row);
+  }
+  return found;
+}
+
+/** Writes merged observations (the caller merged them with what was stored). */
+export async function upsertObservations(
+  db: Executor,
+  accountId: string,
+  observations: (HttpObservation & { id: string })[],
+) {
+  // unnest cannot take an array of arrays per row: labels travel comma-joined (they hold no comma).
+  const columns = FIELDS.map((field, index) => {
+    const cast = CASTS[field] ?? 'text';
+    return field === 'pii_labels'
+      ? { field, param: `$${index + 3}::text[]`, select: "string_to_array(v.pii_labels, ',')" }
+      : { field, param: `$${index + 3}::${cast}[]`, select: `v.${field}` };
+  });
+  for (const batch of batches(observations)) {
+    await db.query(
+      `insert into runtime_http_observations (account_id, id, ${FIELDS.join(', ')})
+       select $1, v.id, ${columns.map((c) => c.select).join(', ')}
+         from unnest($2::uuid[], ${columns.map((c) => c.param).join(', ')}) as v (id, ${FIELDS.join(', ')})
+       on conflict (account_id, id) do update set
+         ${FIELDS.filter((f) => f !== 'cluster_id')
+           .map((f) => `${f} = excluded.${f}`)
+           .join(', ')}`,
+      [
+        accountId,
+        batch.map((o) => o.id),
+        ...FIELDS.map((field) =>
+          batch.map((o) => (field === 'pii_labels' ? o.pii_labels.join(',') : o[field])),
+        ),
+      ],
+    );
+  }
+}
+
+export async function listObservations(
+  db: Executor,
+  accountId: string,
+  query: {
+    clusterIds: string[];
+    filters: Filters<HttpFilterKey>;
+    hasPii: boolean | undefined;
+    q?: string | undefined;
+    page: OffsetPage;
+  },
+) {
+  const where = new Where('account_id = $', accountId);
+  if (query.clusterIds.length > 0) where.add('cluster_id = any($::uuid[])', query.clusterIds);
+  for (const [key, values] of query.filters) {
+    where.add(key === 'cluster_id' ? 'cluster_id = any($::uuid[])' : `${key} = any($::text[])`, values);
+  }
+  if (query.hasPii !== undefined) where.add('has_pii = $', query.hasPii);
+  if (query.q) {
+    const pattern = where.next(containsPattern(query.q));
+    where.addRaw(`(${HTTP_SEARCH_FIELDS.map((field) => `${field} ilike ${pattern}`).join(' or ')})`);
+  }
+  const count = db.query<{ total: number }>(
+    `select count(*) as total from runtime_http_observations where ${where.sql}`,
+    [...where.params],
+  );
+  // Most recently seen first: what a reviewer of live traffic wants on top.
+  const list = db.query<StoredObservation>(
+    `select ${COLUMNS} from runtime_http_observations where ${where.sql}
+      order by last_seen_at desc, id desc
+      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`,
+    where.params,
+  );
+  const [rows, total] = await Promise.all([list, count]);
+  return { rows: rows.rows, total: total.rows[0]?.total ?? 0 };
+}

@@ -1,0 +1,119 @@
+/**
+ * Runtime insights: the list (DESIGN.md section 6) reads the insight rows only; one insight (#6)
+ * adds the baseline and ongoing fingerprints, rendered by the engine from the workload
+ * container's state and truncated by `children_limit` and `most_recent_limit`.
+ */
+import type { Database } from '../../db/database.js';
+import { buildRuntimeInsight, type Fingerprint } from '../../engines/runtime/index.js';
+import type { Actor } from '../../http/actor.js';
+import { ApiError } from '../../http/errors.js';
+import { parseFilters, parseList } from '../../http/filters.js';
+import { iso, isUuid } from '../../http/ids.js';
+import { type OffsetPage, offsetList } from '../../http/paging.js';
+import { parseSort } from '../../http/sort.js';
+import type { AccountService } from '../accounts/service.js';
+import { inventoryContainerId } from './container-ids.js';
+import * as repo from './insight-repository.js';
+import { INSIGHT_FILTER_KEYS, INSIGHT_SORT_FIELDS } from './insight-schemas.js';
+import * as workloads from './workload-repository.js';
+
+export function toApiInsightSummary(row: repo.InsightRow) {
+  const createdAt = iso(row.created_at)!;
+  return {
+    accountID: row.account_id,
+    analysis: row.analysis,
+    baselineCaptured: row.baseline_captured,
+    baselineID: row.baseline_id ?? '',
+    clusterID: row.cluster_id,
+    createdAt,
+    deletedAt: null,
+    hasDrift: row.has_drift,
+    id: row.id,
+    llmAnalysis: row.llm_analysis,
+    malicious: row.malicious,
+    severity: row.severity,
+    state: row.state,
+    summary: {
+      container_meta: row.summary.container_meta,
+      createdAt,
+      deletedAt: null,
+      kube_meta: row.summary.kube_meta,
+    },
+    updatedAt: iso(row.updated_at)!,
+  };
+}
+
+const withContainerId = (fingerprint: Fingerprint, id: string): Fingerprint => ({
+  ...fingerprint,
+  containers: fingerprint.containers.map((container) => ({ ...container, id })),
+});
+
+/** A uuid, or a 400 naming the filter: a malformed cluster id cannot match anything. */
+function uuids(values: string[], what: string): string[] {
+  const bad = values.find((value) => !isUuid(value));
+  if (bad) throw ApiError.invalidParam('filters', 'invalid_value', `${what} "${bad}" is not a cluster id`);
+  return values;
+}
+
+export function createInsightService({ db, accounts }: { db: Database; accounts: AccountService }) {
+  return {
+    async list(
+      actor: Actor,
+      accountId: string,
+      query: {
+        filters?: string | undefined;
+        containerIds?: string | undefined;
+        sort?: string | undefined;
+        page: OffsetPage;
+      },
+    ) {
+      const account = await accounts.requireAccount(actor, accountId, 'viewer');
+      const filters = parseFilters(query.filters, INSIGHT_FILTER_KEYS);
+      const containerIdSets = [filters.get('container_id') ?? [], parseList(query.containerIds)]
+        .filter((ids) => ids.length > 0)
+        .map((ids) => ids.map(inventoryContainerId));
+      const { rows, total } = await repo.listInsights(db, account.id, {
+        clusterIds: uuids(filters.get('cluster_id') ?? [], 'cluster_id'),
+        containerIdSets,
+        sort: parseSort(query.sort, INSIGHT_SORT_FIELDS, 'updated_at:desc'),
+        page: query.page,
+      });
+      return offsetList(rows.map(toApiInsightSummary), total, query.page);
+    },
+
+    async get(
+      actor: Actor,
+      accountId: string,
+      insightId: string,
+      limits: { childrenLimit?: number | undefined; mostRecentLimit?: number | undefined },
+    ) {
+      const account = await accounts.requireAccount(actor, accountId, 'viewer');
+      const row = isUuid(insightId) ? await repo.findInsight(db, account.id, insightId) : undefined;
+      const state = row ? await workloads.loadState(db, account.id, row.workload_id) : undefined;
+      if (!row || !state) throw new ApiError('not_found', 'runtime insight not found');
+      const summary = toApiInsightSummary(row);
+      const built = buildRuntimeInsight(state, {
+        accountId: account.id,
+        clusterId: row.cluster_id,
+        insightId: row.id,
+        baselineId: summary.baselineID,
+        createdAt: summary.createdAt,
+        updatedAt: summary.updatedAt,
+        analysis: row.analysis,
+        llmAnalysis: row.llm_analysis,
+        ...(limits.childrenLimit !== undefined ? { childrenLimit: limits.childrenLimit } : {}),
+        ...(limits.mostRecentLimit !== undefined ? { mostRecentLimit: limits.mostRecentLimit } : {}),
+      });
+      // The row's summary names the container by its inventory id; so do the fingerprints.
+      const containerId = row.summary.container_meta.container_id;
+      return {
+        ...built,
+        summary: summary.summary,
+        baseline: withContainerId(built.baseline, containerId),
+        ongoing: withContainerId(built.ongoing, containerId),
+      };
+    },
+  };
+}
+
+export type InsightService = ReturnType<typeof createInsightService>;

@@ -1,0 +1,55 @@
+/**
+ * The runtime module's services, wired from the app's dependencies. The LLM analyser is built
+ * from the POSTURE_LLM_* settings (off unless base URL and model are set); a bad value stops the
+ * server at boot like any other configuration error.
+ */
+import { type Config, ConfigError } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import {
+  createLlmAnalyser,
+  type LlmAnalyserConfig,
+  llmAnalyserConfigFromEnv,
+} from '../../engines/runtime/index.js';
+import type { AccountService } from '../accounts/service.js';
+import type { ClusterService } from '../clusters/service.js';
+import { createBaselineService } from './baseline-service.js';
+import { createHttpObservationService } from './http-service.js';
+import { createRuntimeIngestService } from './ingest-service.js';
+import { createInsightService } from './insight-service.js';
+import { createLlmQueue } from './llm-queue.js';
+import { createRuntimeSettingsService } from './settings-service.js';
+
+function llmConfigOf(config: Config): LlmAnalyserConfig | null {
+  try {
+    return llmAnalyserConfigFromEnv({
+      POSTURE_LLM_BASE_URL: config.POSTURE_LLM_BASE_URL,
+      POSTURE_LLM_MODEL: config.POSTURE_LLM_MODEL,
+      POSTURE_LLM_API_KEY: config.POSTURE_LLM_API_KEY,
+      POSTURE_LLM_PROVIDER: config.POSTURE_LLM_PROVIDER,
+      POSTURE_LLM_TIMEOUT_MS: config.POSTURE_LLM_TIMEOUT_MS?.toString(),
+    });
+  } catch (error) {
+    throw new ConfigError(`invalid configuration:\n  ${(error as Error).message}`);
+  }
+}
+
+export function createRuntimeServices(deps: {
+  config: Config;
+  db: Database;
+  accounts: AccountService;
+  clusters: ClusterService;
+}) {
+  const { config, db, accounts, clusters } = deps;
+  const llm = llmConfigOf(config);
+  const runtimeLlmQueue = llm ? createLlmQueue({ db, analyser: createLlmAnalyser(llm) }) : null;
+  return {
+    runtimeIngest: createRuntimeIngestService({ db, clusters, llmQueue: runtimeLlmQueue }),
+    runtimeInsights: createInsightService({ db, accounts }),
+    runtimeBaselines: createBaselineService({ db, accounts }),
+    runtimeHttpObservations: createHttpObservationService({ db, accounts }),
+    runtimeSettings: createRuntimeSettingsService({ db, accounts }),
+    runtimeLlmQueue,
+  };
+}
+
+export type RuntimeServices = ReturnType<typeof createRuntimeServices>;
