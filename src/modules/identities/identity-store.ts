@@ -1,0 +1,264 @@
+/**
+ * SQL of the recompute step for identity rows and their facets. Every statement is scoped by
+ * account (and cluster where it reads) and writes many rows at once.
+ */
+import type { Executor } from '../../db/database.js';
+import { scoreIdentity } from '../../engines/rbac/scoring.js';
+import { iso } from '../../http/ids.js';
+import { batches } from '../../ingest/batches.js';
+import type { IdentityRemoval, IdentityTouch, IdentityUpsert, StoredIdentity } from './plan.js';
+import type { ClusterScope } from './sources.js';
+
+export interface IdentityScope extends ClusterScope {
+  tenantId: string;
+}
+
+interface StoredIdentityRow {
+  id: string;
+  status: 'open' | 'resolved';
+  resolved_at: Date | null;
+  resolved_reason: string | null;
+  deleted_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  last_used_at: Date | null;
+  last_detected_at: Date | null;
+  content_hash: string;
+}
+
+export async function loadStoredIdentities(
+  db: Executor,
+  scope: ClusterScope,
+): Promise<Map<string, StoredIdentity>> {
+  const { rows } = await db.query<StoredIdentityRow>(
+    `select id, status, resolved_at, resolved_reason, deleted_at, created_at, updated_at, last_used_at,
+            last_detected_at, content_hash
+       from identities where account_id = $1 and cluster_id = $2`,
+    [scope.accountId, scope.clusterId],
+  );
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        status: row.status,
+        resolved_at: iso(row.resolved_at),
+        resolved_reason: row.resolved_reason,
+        deleted_at: iso(row.deleted_at),
+        created_at: iso(row.created_at)!,
+        updated_at: iso(row.updated_at)!,
+        last_used_at: iso(row.last_used_at),
+        last_detected_at: iso(row.last_detected_at),
+        content_hash: row.content_hash,
+      },
+    ]),
+  );
+}
+
+const UPSERT_COLUMNS = [
+  'account_id',
+  'id',
+  'tenant_id',
+  'cluster_id',
+  'source_name',
+  'source_type',
+  'original_id',
+  'name',
+  'namespace',
+  'type',
+  'status',
+  'resolved_at',
+  'resolved_reason',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+  'last_used_at',
+  'last_detected_at',
+  'risk_score',
+  'risk_level',
+  'risk_types',
+  'actions',
+  'usage',
+  'is_system',
+  'linked_resources',
+  'rightsizeable',
+  'risk_detectors',
+  'risks_summary',
+  'rbac_objects',
+  'raw_record_ids',
+  'content_hash',
+] as const;
+
+/** Casts for parameters whose type PostgreSQL cannot infer from a VALUES list. */
+const CASTS: Partial<Record<(typeof UPSERT_COLUMNS)[number], string>> = {
+  account_id: 'uuid',
+  id: 'uuid',
+  tenant_id: 'uuid',
+  cluster_id: 'uuid',
+  resolved_at: 'timestamptz',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  deleted_at: 'timestamptz',
+  last_used_at: 'timestamptz',
+  last_detected_at: 'timestamptz',
+  risk_score: 'float8',
+  risk_types: 'text[]',
+  actions: 'text[]',
+  is_system: 'boolean',
+  linked_resources: 'integer',
+  rightsizeable: 'boolean',
+  risk_detectors: 'jsonb',
+  risks_summary: 'jsonb',
+  rbac_objects: 'jsonb',
+  raw_record_ids: 'text[]',
+};
+
+function upsertValues(scope: IdentityScope, { identity, content, lifecycle }: IdentityUpsert): unknown[] {
+  return [
+    scope.accountId,
+    identity.id,
+    scope.tenantId,
+    scope.clusterId,
+    identity.source_name,
+    identity.source_type,
+    identity.original_id,
+    identity.name,
+    identity.namespace,
+    identity.type,
+    lifecycle.status,
+    lifecycle.resolved_at,
+    lifecycle.resolved_reason,
+    lifecycle.created_at,
+    lifecycle.updated_at,
+    lifecycle.deleted_at,
+    lifecycle.last_used_at,
+    lifecycle.last_detected_at,
+    identity.risk_score,
+    identity.risk_level,
+    identity.risk_types,
+    identity.actions,
+    identity.facets.usage,
+    identity.facets.system,
+    identity.linked_resources,
+    identity.rightsizeable,
+    JSON.stringify(identity.risk_detectors),
+    JSON.stringify(identity.risks_summary),
+    content.rbacObjectsJson(),
+    content.rawRecordIds,
+    content.hash,
+  ];
+}
+
+/** Whole rows (new or changed identities), in statements of up to 200 rows. */
+export async function upsertIdentities(db: Executor, scope: IdentityScope, upserts: IdentityUpsert[]) {
+  const updates = UPSERT_COLUMNS.filter((c) => !['account_id', 'id', 'created_at'].includes(c))
+    .map((column) => `${column} = excluded.${column}`)
+    .join(', ');
+  for (const batch of batches(upserts, 200)) {
+    const params: unknown[] = [];
+    const rows = batch.map((upsert) => {
+      const slots = upsertValues(scope, upsert).map((value, index) => {
+        params.push(value);
+        const cast = CASTS[UPSERT_COLUMNS[index]!];
+        return cast ? `$${params.length}::${cast}` : `$${params.length}`;
+      });
+      return `(${slots.join(', ')})`;
+    });
+    await db.query(
+      `insert into identities (${UPSERT_COLUMNS.join(', ')}) values ${rows.join(', ')}
+       on conflict (account_id, id) do update set ${updates}`,
+      params,
+    );
+  }
+}
+
+/** Unchanged identities whose last use or last detection moved on. */
+export async function touchIdentities(db: Executor, scope: IdentityScope, touches: IdentityTouch[]) {
+  for (const batch of batches(touches)) {
+    await db.query(
+      `update identities i set last_used_at = v.last_used_at, last_detected_at = v.last_detected_at
+         from unnest($2::uuid[], $3::timestamptz[], $4::timestamptz[]) as v (id, last_used_at, last_detected_at)
+        where i.account_id = $1 and i.id = v.id`,
+      [
+        scope.accountId,
+        batch.map((touch) => touch.id),
+        batch.map((touch) => touch.last_used_at),
+        batch.map((touch) => touch.last_detected_at),
+      ],
+    );
+  }
+}
+
+const NO_RISK = scoreIdentity([]);
+
+/** Vanished identities: resolved, no score left; their last permissions stay as history. */
+export async function removeIdentities(db: Executor, scope: IdentityScope, removals: IdentityRemoval[]) {
+  for (const batch of batches(removals)) {
+    const column = <K extends keyof IdentityRemoval['lifecycle']>(key: K) =>
+      batch.map((removal) => removal.lifecycle[key]);
+    await db.query(
+      `update identities i
+          set status = v.status, resolved_at = v.resolved_at, resolved_reason = v.resolved_reason,
+              deleted_at = v.deleted_at, updated_at = v.updated_at, last_detected_at = v.last_detected_at,
+              risk_score = $2, risk_level = $3, risk_types = '{}', risks_summary = $4::jsonb
+         from unnest($5::uuid[], $6::text[], $7::timestamptz[], $8::text[], $9::timestamptz[],
+                     $10::timestamptz[], $11::timestamptz[])
+              as v (id, status, resolved_at, resolved_reason, deleted_at, updated_at, last_detected_at)
+        where i.account_id = $1 and i.id = v.id`,
+      [
+        scope.accountId,
+        NO_RISK.risk_score,
+        NO_RISK.risk_level,
+        JSON.stringify(NO_RISK.risks_summary),
+        batch.map((removal) => removal.id),
+        column('status'),
+        column('resolved_at'),
+        column('resolved_reason'),
+        column('deleted_at'),
+        column('updated_at'),
+        column('last_detected_at'),
+      ],
+    );
+  }
+  await deleteFacets(
+    db,
+    scope,
+    removals.map((removal) => removal.id),
+    'risk',
+  );
+}
+
+async function deleteFacets(db: Executor, scope: ClusterScope, ids: string[], facet?: string) {
+  for (const batch of batches(ids)) {
+    await db.query(
+      `delete from identity_facets where account_id = $1 and identity_id = any($2::uuid[])
+         ${facet ? 'and facet = $3' : ''}`,
+      facet ? [scope.accountId, batch, facet] : [scope.accountId, batch],
+    );
+  }
+}
+
+/** The facet rows of rewritten identities, replaced as a whole. */
+export async function replaceFacets(db: Executor, scope: ClusterScope, upserts: IdentityUpsert[]) {
+  await deleteFacets(
+    db,
+    scope,
+    upserts.map((upsert) => upsert.identity.id),
+  );
+  const rows = upserts.flatMap(({ identity, content }) =>
+    content.facets.map((facet) => ({ id: identity.id, ...facet })),
+  );
+  for (const batch of batches(rows, 5000)) {
+    await db.query(
+      `insert into identity_facets (account_id, identity_id, facet, value)
+       select $1, id, facet, value from unnest($2::uuid[], $3::text[], $4::text[]) as v (id, facet, value)
+       on conflict do nothing`,
+      [
+        scope.accountId,
+        batch.map((row) => row.id),
+        batch.map((row) => row.facet),
+        batch.map((row) => row.value),
+      ],
+    );
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * Reads of the identity endpoints. Every query is scoped by account in its WHERE clause; list
+ * filters and sorts read plain indexed columns and identity_facets, never JSON.
+ */
+import type { Executor } from '../../db/database.js';
+import type { OffsetPage } from '../../http/paging.js';
+import { containsPattern } from '../../http/search.js';
+import { orderBy, type Sort } from '../../http/sort.js';
+import { Where } from '../resources/where.js';
+import type { IdentityFilters, IdentitySortField } from './list-query.js';
+
+export interface IdentityRow {
+  account_id: string;
+  id: string;
+  tenant_id: string;
+  cluster_id: string;
+  source_name: string;
+  source_type: string;
+  original_id: string;
+  name: string;
+  namespace: string;
+  type: string;
+  status: 'open' | 'resolved';
+  resolved_at: Date | null;
+  resolved_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+  last_used_at: Date | null;
+  risk_score: number;
+  risk_level: string;
+  risk_types: string[];
+  actions: string[];
+  linked_resources: number;
+  rightsizeable: boolean;
+  risk_detectors: Record<string, unknown>;
+  risks_summary: Record<string, unknown>;
+  rbac_objects: Record<string, unknown>;
+  raw_record_ids: string[];
+}
+
+export interface RiskRow {
+  identity_id: string;
+  id: string;
+  fingerprint: string;
+  type: string;
+  name: string;
+  description: string;
+  weight: number;
+  score: number;
+  severity: string;
+  namespace: string;
+  associated_resources: { id: string; name: string; severity: string }[];
+  risk_counter: number;
+  first_detected_at: Date;
+  last_detected_at: Date;
+  deleted_at: Date | null;
+}
+
+const COLUMNS = `i.account_id, i.id, i.tenant_id, i.cluster_id, i.source_name, i.source_type, i.original_id,
+  i.name, i.namespace, i.type, i.status, i.resolved_at, i.resolved_reason, i.created_at, i.updated_at,
+  i.deleted_at, i.last_used_at, i.risk_score, i.risk_level, i.risk_types, i.actions, i.linked_resources,
+  i.rightsizeable, i.risk_detectors, i.risks_summary, i.rbac_objects, i.raw_record_ids`;
+
+const SORT_COLUMNS: Record<IdentitySortField, string> = {
+  risk_score: 'i.risk_score',
+  name: 'i.name',
+  namespace: 'i.namespace',
+  type: 'i.type',
+  created_at: 'i.created_at',
+  updated_at: 'i.updated_at',
+  last_used_at: 'i.last_used_at',
+  last_detected_at: 'i.last_detected_at',
+  linked_resources: 'i.linked_resources',
+};
+
+/** Columns that may be null sort their nulls last in both directions ("never used" at the end). */
+const NULLABLE: ReadonlySet<IdentitySortField> = new Set(['last_used_at', 'last_detected_at']);
+
+function order(sort: Sort<IdentitySortField>): string {
+  if (!NULLABLE.has(sort.field)) return orderBy(sort, SORT_COLUMNS, 'i.id');
+  const dir = sort.direction === 'desc' ? 'desc' : 'asc';
+  return `order by ${SORT_COLUMNS[sort.field]} ${dir} nulls last, i.id ${dir}`;
+}
+
+function listWhere(accountId: string, filters: IdentityFilters): Where {
+  const where = new Where('i.account_id = $', accountId);
+  if (filters.createdFrom) where.add('i.created_at >= $', filters.createdFrom);
+  if (filters.createdTo) where.add('i.created_at <= $', filters.createdTo);
+  if (filters.lastUsedFrom) where.add('i.last_used_at >= $', filters.lastUsedFrom);
+  if (filters.lastDetectedTo) where.add('i.last_detected_at <= $', filters.lastDetectedTo);
+  if (filters.q) {
+    const pattern = where.next(containsPattern(filters.q));
+    where.addRaw(`(i.name ilike ${pattern} or i.namespace ilike ${pattern})`);
+  }
+  const facet = (name: string, values: string[]) => {
+    if (values.length === 0) return;
+    where.add(
+      `exists (select 1 from identity_facets f where f.account_id = i.account_id and f.identity_id = i.id
+                  and f.facet = '${name}' and f.value = any($::text[]))`,
+      values,
+    );
+  };
+  facet('resource', filters.resources);
+  facet('risk', filters.risks);
+  facet('action', filters.actions);
+  if (filters.usages.length > 0) where.add('i.usage = any($::text[])', filters.usages);
+  if (filters.riskLevels.length > 0) where.add('i.risk_level = any($::text[])', filters.riskLevels);
+  if (filters.types.length > 0) where.add('i.type = any($::text[])', filters.types);
+  if (filters.sources.length > 0) where.add('i.cluster_id = any($::uuid[])', filters.sources);
+  if (filters.statuses.length > 0) where.add('i.status = any($::text[])', filters.statuses);
+  return where;
+}
+
+export async function listIdentities(
+  db: Executor,
+  accountId: string,
+  query: { filters: IdentityFilters; sort: Sort<IdentitySortField>; page: OffsetPage },
+) {
+  const where = listWhere(accountId, query.filters);
+  const count = db.query<{ total: number }>(`select count(*) as total from identities i where ${where.sql}`, [
+    ...where.params,
+  ]);
+  const list = db.query<IdentityRow>(
+    `select ${COLUMNS} from identities i where ${where.sql} ${order(query.sort)}
+      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`,
+    where.params,
+  );
+  const [rows, total] = await Promise.all([list, count]);
+  return { rows: rows.rows, total: Number(total.rows[0]?.total ?? 0) };
+}
+
+export async function findIdentity(db: Executor, accountId: string, id: string) {
+  const { rows } = await db.query<IdentityRow>(
+    `select ${COLUMNS} from identities i where i.account_id = $1 and i.id = $2`,
+    [accountId, id],
+  );
+  return rows[0];
+}
+
+const RISK_COLUMNS = `identity_id, id, fingerprint, type, name, description, weight, score, severity,
+  namespace, associated_resources, risk_counter, first_detected_at, last_detected_at, deleted_at`;
+/** Open risks first, the worst first; then resolved ones, the latest resolved first. */
+const RISK_ORDER = `(deleted_at is not null), deleted_at desc, score desc, type, namespace, fingerprint, id`;
+
+/** Every risk (open and resolved) of the given identities. */
+export async function findRisksOf(db: Executor, accountId: string, identityIds: string[]) {
+  if (identityIds.length === 0) return [];
+  const { rows } = await db.query<RiskRow>(
+    `select ${RISK_COLUMNS} from identity_risks
+      where account_id = $1 and identity_id = any($2::uuid[]) order by identity_id, ${RISK_ORDER}`,
+    [accountId, identityIds],
+  );
+  return rows;
+}
+
+export async function listRisksOfType(
+  db: Executor,
+  accountId: string,
+  identityId: string,
+  type: string,
+  page: OffsetPage,
+) {
+  const params = [accountId, identityId, type];
+  const where = 'where account_id = $1 and identity_id = $2 and type = $3';
+  const [rows, total] = await Promise.all([
+    db.query<RiskRow>(
+      `select ${RISK_COLUMNS} from identity_risks ${where} order by ${RISK_ORDER} limit $4 offset $5`,
+      [...params, page.limit, page.offset],
+    ),
+    db.query<{ total: number }>(`select count(*) as total from identity_risks ${where}`, params),
+  ]);
+  return { rows: rows.rows, total: Number(total.rows[0]?.total ?? 0) };
+}
+
+/**
+ * The raw Kubernetes objects identities were computed from, by `<cluster_id>/<record id>`: primary
+ * key lookups, one query per cluster.
+ */
+export async function findRawObjects(db: Executor, accountId: string, idsByCluster: Map<string, string[]>) {
+  const raw = new Map<string, string>();
+  for (const [clusterId, ids] of idsByCluster) {
+    if (ids.length === 0) continue;
+    const { rows } = await db.query<{ id: string; raw: string }>(
+      `select id, raw from cluster_resources where account_id = $1 and cluster_id = $2 and id = any($3::text[])`,
+      [accountId, clusterId, ids],
+    );
+    for (const row of rows) raw.set(`${clusterId}/${row.id}`, row.raw);
+  }
+  return raw;
+}
+
+export async function findFilterValues(db: Executor, accountId: string) {
+  const { rows } = await db.query<{ facet: string; value: string; label: string }>(
+    'select facet, value, label from identity_filter_values where account_id = $1',
+    [accountId],
+  );
+  return rows;
+}
+
+export interface ReportRow {
+  id: string;
+  account_id: string;
+  created_at: Date;
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  body: Record<string, unknown>;
+}
+
+export async function findLatestReport(db: Executor, accountId: string) {
+  const { rows } = await db.query<ReportRow>(
+    `select id, account_id, created_at, year, month, day, hour, body from identities_reports
+      where account_id = $1 order by created_at desc, id desc limit 1`,
+    [accountId],
+  );
+  return rows[0];
+}

@@ -1,0 +1,155 @@
+/**
+ * Identities of an account (#14-#18). Every call passes the account gate (viewer); an identity of
+ * another account or tenant answers 404 like a missing one, because every query names the account.
+ */
+import type { Database } from '../../db/database.js';
+import {
+  buildIdentitiesReport,
+  RISK_RULES_BY_TYPE,
+  type RiskType,
+  stableId,
+} from '../../engines/rbac/index.js';
+import type { Actor } from '../../http/actor.js';
+import { ApiError } from '../../http/errors.js';
+import { isUuid } from '../../http/ids.js';
+import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
+import type { AccountService } from '../accounts/service.js';
+import { parseIdentityListQuery, type RawIdentityListQuery } from './list-query.js';
+import { filterLabel, rawRbacObjects, toApiIdentity, toApiReport, toApiRisk } from './mapping.js';
+import * as repo from './repository.js';
+import { RISK_LEVEL_VALUES } from './schemas.js';
+
+const identityNotFound = () => new ApiError('not_found', 'identity not found');
+
+/** #15 keys, from the facet names of identity_filter_values. */
+const OPTION_KEYS = {
+  action: 'actions',
+  identity_source: 'identity_sources',
+  identity_type: 'identity_types',
+  resource: 'resources',
+  risk_level: 'risk_levels',
+  risk: 'risk_types',
+  status: 'statuses',
+  usage: 'usages',
+} as const;
+type OptionKey = (typeof OPTION_KEYS)[keyof typeof OPTION_KEYS];
+type Option = { label: string; value: string };
+
+const byLabel = (a: Option, b: Option) =>
+  a.label < b.label ? -1 : a.label > b.label ? 1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+/** Levels read best from the worst down, like the report. */
+const levelRank = (value: string) => -RISK_LEVEL_VALUES.indexOf(value as (typeof RISK_LEVEL_VALUES)[number]);
+
+export function createIdentityService({ db, accounts }: { db: Database; accounts: AccountService }) {
+  /** Full API identities for rows: their risks and raw objects in one query each. */
+  async function expand(accountId: string, rows: repo.IdentityRow[]) {
+    const risks = await repo.findRisksOf(
+      db,
+      accountId,
+      rows.map((row) => row.id),
+    );
+    const idsByCluster = new Map<string, string[]>();
+    for (const row of rows) {
+      const ids = idsByCluster.get(row.cluster_id) ?? [];
+      ids.push(...row.raw_record_ids);
+      idsByCluster.set(row.cluster_id, ids);
+    }
+    for (const [cluster, ids] of idsByCluster) idsByCluster.set(cluster, [...new Set(ids)]);
+    const raw = await repo.findRawObjects(db, accountId, idsByCluster);
+    const risksOf = new Map<string, repo.RiskRow[]>();
+    for (const risk of risks) risksOf.set(risk.identity_id, [...(risksOf.get(risk.identity_id) ?? []), risk]);
+    return rows.map((row) => toApiIdentity(row, risksOf.get(row.id) ?? [], rawRbacObjects(row, raw)));
+  }
+
+  async function requireIdentity(accountId: string, identityId: string) {
+    const row = isUuid(identityId) ? await repo.findIdentity(db, accountId, identityId) : undefined;
+    if (!row) throw identityNotFound();
+    return row;
+  }
+
+  return {
+    async list(actor: Actor, accountId: string, query: RawIdentityListQuery & { page: PageRequest }) {
+      const account = await accounts.requireAccount(actor, accountId, 'viewer');
+      const { filters, sort } = parseIdentityListQuery(query);
+      const { rows, total } = await repo.listIdentities(db, account.id, {
+        filters,
+        sort,
+        page: pageToOffset(query.page),
+      });
+      return pageList(await expand(account.id, rows), total, query.page);
+    },
+
+    async get(actor: Actor, accountId: string, identityId: string) {
+      const account = await accounts.requireAccount(actor, accountId, 'viewer');
+      const row = await requireIdentity(account.id, identityId);
+      const [identity] = await expand(account.id, [row]);
+      return identity!;
+    },
+
+    async risks(actor: Actor, accountId: string, identityId: string, riskType: string, page: PageRequest) {
+      const account = await accounts.requireAccount(actor, accountId, 'viewer');
+      const row = await requireIdentity(account.id, identityId);
+      if (!RISK_RULES_BY_TYPE.has(riskType as RiskType)) throw new ApiError('not_found', 'no such risk type');
+      const { rows, total } = await repo.listRisksOfType(
+        db,
+        account.id,
+        row.id,
+        riskType,
+        pageToOffset(page),
+      );
+      return pageList(rows.map(toApiRisk), total, page);
+    },
+
+    async filterOptions(actor: Actor, accountId: string) {
+      const account = await accounts.requireAccount(actor, accountId, 'viewer');
+      const options: Record<OptionKey, Map<string, Option>> = {
+        actions: new Map(),
+        identity_sources: new Map(),
+        identity_types: new Map(),
+        resources: new Map(),
+        risk_levels: new Map(),
+        risk_types: new Map(),
+        statuses: new Map(),
+        usages: new Map(),
+      };
+      for (const { facet, value, label } of await repo.findFilterValues(db, account.id)) {
+        const key = OPTION_KEYS[facet as keyof typeof OPTION_KEYS];
+        if (key) options[key].set(value, { label: filterLabel(facet, value, label), value });
+      }
+      const sorted = (key: OptionKey) => [...options[key].values()].sort(byLabel);
+      return {
+        actions: sorted('actions'),
+        identity_sources: sorted('identity_sources'),
+        identity_types: sorted('identity_types'),
+        resources: sorted('resources'),
+        risk_levels: [...options.risk_levels.values()].sort(
+          (a, b) => levelRank(a.value) - levelRank(b.value),
+        ),
+        risk_types: sorted('risk_types'),
+        statuses: sorted('statuses'),
+        usages: sorted('usages'),
+      };
+    },
+
+    /** The latest report; an account without any ingestion yet gets a zeroed one (not stored). */
+    async latestReport(actor: Actor, accountId: string) {
+      const account = await accounts.requireAccount(actor, accountId, 'viewer');
+      const row = await repo.findLatestReport(db, account.id);
+      if (row) return toApiReport(row);
+      const now = new Date();
+      const { year, month, day, hour, ...body } = buildIdentitiesReport([], now);
+      return toApiReport({
+        id: stableId('identities-report', account.id, 'empty'),
+        account_id: account.id,
+        created_at: now,
+        year,
+        month,
+        day,
+        hour,
+        body,
+      });
+    },
+  };
+}
+
+export type IdentityService = ReturnType<typeof createIdentityService>;
