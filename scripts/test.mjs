@@ -26,7 +26,7 @@ console.log(`posture tests: ${files.length} files on ${engine}`);
 
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...options, ...files],
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...options, ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);
