@@ -13,19 +13,33 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Api } from './http/api.js';
 import { registerAuthHook, sessionToken } from './http/auth-hook.js';
-import { registerErrorHandling } from './http/error-handler.js';
-import { registerRequestValidation } from './http/request-validation.js';
+import { registerErrorHandling, sendFrameworkError } from './http/error-handler.js';
+import { buildRequestValidator } from './http/request-validation.js';
 import { accessKeyRoutes } from './modules/access-keys/routes.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { clusterActionRoutes } from './modules/cluster-actions/routes.js';
+import { kubernetesIngestRoutes } from './modules/clusters/ingest-routes.js';
+import { clusterRoutes } from './modules/clusters/routes.js';
+import { consolePlugin } from './modules/console/plugin.js';
+import { identityRoutes } from './modules/identities/routes.js';
+import { inventoryContainerRoutes } from './modules/inventory-containers/routes.js';
 import { createMetrics } from './modules/operations/metrics.js';
 import { operationsRoutes } from './modules/operations/routes.js';
+import { rbacRoutes } from './modules/rbac/routes.js';
+import { registryRoutes } from './modules/registries/routes.js';
+import { resourceRoutes } from './modules/resources/routes.js';
+import { runtimeIngestRoutes } from './modules/runtime/ingest-routes.js';
+import { runtimeRoutes } from './modules/runtime/routes.js';
 import { userRoutes } from './modules/users/routes.js';
+import { feedRoutes } from './modules/vulnerabilities/feed-routes.js';
+import { vulnerabilityIngestRoutes } from './modules/vulnerabilities/ingest-routes.js';
+import { vulnerabilityRoutes } from './modules/vulnerabilities/routes.js';
 import { hashToken } from './security/secrets.js';
 import { createServices, type Services } from './services.js';
 
@@ -52,6 +66,12 @@ function parseQueryDroppingEmpty(text: string): Record<string, string | string[]
   return parsed;
 }
 
+/** Every response, errors included, names its request and the API version. */
+function stampResponseHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  reply.header('x-api-version', API_VERSION);
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance & { services: Services }> {
   const { config, db } = deps;
   const app = Fastify({
@@ -65,16 +85,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance & { servi
     genReqId: () => randomUUID(),
     bodyLimit: JSON_BODY_LIMIT,
     routerOptions: { querystringParser: parseQueryDroppingEmpty },
+    schemaController: { compilersFactory: { buildValidator: buildRequestValidator as never } },
+    // Raised before routing, so no hook has run: stamp the headers here too.
+    frameworkErrors: (error, request, reply) => {
+      stampResponseHeaders(request, reply);
+      sendFrameworkError(reply, error);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
-  registerRequestValidation(app);
   // Routes take JSON bodies (a few add their own parsers); Fastify's default text/plain parser
   // would hand a JSON route a string and turn a 415 into a confusing 400.
   app.removeContentTypeParser('text/plain');
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-api-version', API_VERSION);
-  });
+  app.addHook('onRequest', async (request, reply) => stampResponseHeaders(request, reply));
   registerErrorHandling(app);
 
   const services = createServices(deps);
@@ -126,6 +148,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance & { servi
   accountRoutes(app, services);
   accessKeyRoutes(app, services);
   userRoutes(app, services);
+  clusterRoutes(app, services);
+  await app.register(async (scope) => kubernetesIngestRoutes(scope as Api, services));
+  resourceRoutes(app, services);
+  inventoryContainerRoutes(app, services);
+  registryRoutes(app, services);
+  clusterActionRoutes(app, services);
+  identityRoutes(app, services);
+  rbacRoutes(app, services);
+  runtimeRoutes(app, services);
+  await app.register(async (scope) => runtimeIngestRoutes(scope as Api, services));
+  vulnerabilityRoutes(app, services);
+  await app.register(async (scope) => vulnerabilityIngestRoutes(scope as Api, services));
+  await app.register(async (scope) => feedRoutes(scope as Api, services));
+  await app.register(async (scope) => consolePlugin(scope as Api, { db, auth: services.auth }));
 
   return Object.assign(app as unknown as FastifyInstance, { services });
 }

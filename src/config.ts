@@ -30,6 +30,14 @@ const ConfigSchema = Type.Object({
   DEMO: Type.Boolean({ default: true }),
   /** Seconds to wait for in-flight requests on shutdown. */
   SHUTDOWN_GRACE_SECONDS: Type.Integer({ minimum: 1, default: 10 }),
+  /** Name of the operator's tenant, whose tenant admins may import EPSS/KEV feeds over HTTP (POST /feeds/import). */
+  FEED_ADMIN_TENANT: Type.Optional(Type.String({ minLength: 1 })),
+  /** The optional LLM analyser of runtime insights (docs/runtime-events.md section 8); off unless base URL and model are set. */
+  POSTURE_LLM_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  POSTURE_LLM_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  POSTURE_LLM_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  POSTURE_LLM_PROVIDER: Type.Optional(Type.String({ minLength: 1 })),
+  POSTURE_LLM_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 999_999 })),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
 
   const app = await buildApp({ config, db, pepper });
   const url = await app.listen({ host: config.HOST, port: config.PORT });
-  if (config.DEMO) await ensureDemoTenant({ db, pepper, baseUrl: url });
+  if (config.DEMO) await ensureDemoTenant({ db, pepper, baseUrl: url, app });
   log.info(
     { url, console: `${url}/console`, docs: `${url}/docs`, engine: db.engine },
     'Posture is listening',

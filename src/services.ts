@@ -4,10 +4,22 @@ import { createAccessKeyService } from './modules/access-keys/service.js';
 import { createAccountService } from './modules/accounts/service.js';
 import { createLoginThrottle } from './modules/auth/login-throttle.js';
 import { createAuthService } from './modules/auth/service.js';
+import { createClusterActionService } from './modules/cluster-actions/service.js';
+import { createKubernetesIngestService } from './modules/clusters/ingest-service.js';
+import { createClusterService } from './modules/clusters/service.js';
+import { recomputeIdentitiesOnPush } from './modules/identities/recompute.js';
+import { createIdentityService } from './modules/identities/service.js';
+import { createInventoryContainerService } from './modules/inventory-containers/service.js';
+import { createRbacService } from './modules/rbac/service.js';
+import { createRegistryService } from './modules/registries/service.js';
+import { createResourceService } from './modules/resources/service.js';
+import { createRuntimeServices } from './modules/runtime/services.js';
 import { createUserService } from './modules/users/service.js';
+import { createVulnerabilityServices } from './modules/vulnerabilities/services.js';
 
 export function createServices({ config, db, pepper }: AppDeps) {
   const accounts = createAccountService({ db });
+  const clusters = createClusterService({ db, accounts });
   return {
     auth: createAuthService({
       db,
@@ -18,6 +30,16 @@ export function createServices({ config, db, pepper }: AppDeps) {
     accounts,
     accessKeys: createAccessKeyService({ db, pepper }),
     users: createUserService({ db, accounts }),
+    clusters,
+    kubernetesIngest: createKubernetesIngestService({ db, clusters, listeners: [recomputeIdentitiesOnPush] }),
+    resources: createResourceService({ db, accounts, clusters }),
+    inventoryContainers: createInventoryContainerService({ db, accounts }),
+    registries: createRegistryService({ db, accounts }),
+    clusterActions: createClusterActionService({ db, clusters }),
+    identities: createIdentityService({ db, accounts }),
+    rbac: createRbacService({ db, accounts }),
+    ...createRuntimeServices({ config, db, accounts, clusters }),
+    ...createVulnerabilityServices({ config, db, accounts, clusters }),
   };
 }
 

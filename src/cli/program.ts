@@ -10,6 +10,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAccountCommands } from './commands/accounts.js';
 import { registerBootstrapCommand } from './commands/bootstrap.js';
 import { requireSubcommand } from './commands/common.js';
+import { registerFeedCommands } from './commands/feeds.js';
 import { registerIngestCommand } from './commands/ingest.js';
 import { registerKeyCommands } from './commands/keys.js';
 import { registerMigrateCommand } from './commands/migrate.js';
@@ -59,6 +60,7 @@ export function buildProgram(io: CliIo): Command {
   registerKeyCommands(program, io);
   registerMigrateCommand(program, io);
   registerIngestCommand(program, io);
+  registerFeedCommands(program, io);
   requireSubcommand(program);
   return program;
 }

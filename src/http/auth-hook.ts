@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../modules/auth/service.js';
 import type { Actor } from './actor.js';
+import { refuseForgedCookieWrite } from './csrf.js';
 import { ApiError } from './errors.js';
 
 export const SESSION_COOKIE = 'ory_kratos_session';
@@ -44,5 +45,7 @@ export function registerAuthHook(app: FastifyInstance, auth: Pick<AuthService, '
     const token = sessionToken(request);
     if (!token) throw new ApiError('unauthenticated');
     request.actor = await auth.actorForToken(token);
+    // A cookie rides along on forged requests; a bearer header never does (see csrf.ts).
+    if (!request.headers.authorization) refuseForgedCookieWrite(request);
   });
 }

@@ -42,7 +42,9 @@ async function startServer(): Promise<Running> {
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     const check = () => {
-      const match = /"msg":"Posture is listening"/.test(output) ? /"url":"(http:\/\/[^"]+)"/.exec(output) : null;
+      const match = /"msg":"Posture is listening"/.test(output)
+        ? /"url":"(http:\/\/[^"]+)"/.exec(output)
+        : null;
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ROLES } from '../../src/http/actor.js';
 import { hashToken } from '../../src/security/secrets.js';
+import { rbacFixture } from '../identities/support.js';
+import { clusterFixture } from '../ingest/security-fixture.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
 import { fillPath, ROUTES, type RouteCase, type SecurityFixture } from './route-table.js';
 
@@ -12,7 +14,13 @@ before(async () => {
 after(() => t.close());
 
 /** Routes that need no session token. */
-const PUBLIC_PATHS = new Set(['/authentication/authenticate', '/healthz', '/readyz', '/metrics']);
+const PUBLIC_PATHS = new Set([
+  '/authentication/authenticate',
+  '/console/session',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+]);
 
 test('every authenticated route of /openapi.json is in the security route table', async () => {
   const document = (await t.request({ method: 'GET', url: '/openapi.json' })).body;
@@ -55,7 +63,14 @@ describe('common security cases, for every route', () => {
       scope: 'account',
       accountId: tenant.accountId,
     });
-    fixture = { accountId: tenant.accountId, userId: tenant.admin.userId, accessKeyId: key.access_key_id };
+    const cluster = await clusterFixture(t, tenant);
+    fixture = {
+      accountId: tenant.accountId,
+      userId: tenant.admin.userId,
+      accessKeyId: key.access_key_id,
+      ...cluster,
+      ...(await rbacFixture(t, tenant, cluster.clusterId)),
+    };
   });
 
   for (const route of ROUTES) {
@@ -92,6 +107,9 @@ describe('common security cases, for every route', () => {
       if (route.accountScoped || route.otherTenant === 'not_found') {
         assert.equal(res.status, 404, res.text);
         assert.equal(res.body.code, 'not_found');
+      } else if (route.otherTenant === 'forbidden') {
+        assert.equal(res.status, 403, res.text);
+        assert.equal(res.body.code, 'forbidden');
       } else if (route.otherTenant === 'unknown_reference') {
         assert.equal(res.status, 400, res.text);
         assert.equal(res.body.validation_details[0].code, 'invalid_value');

@@ -1,5 +1,17 @@
 import type { Migration } from '../migrator.js';
 import { tenancy } from './0001-tenancy.js';
+import { clusters } from './0002-clusters.js';
+import { vulnerabilities } from './0003-vulnerabilities.js';
+import { identities } from './0004-identities.js';
+import { runtime } from './0005-runtime.js';
+import { tenantNames } from './0006-tenant-names.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
-export const migrations: readonly Migration[] = [tenancy];
+export const migrations: readonly Migration[] = [
+  tenancy,
+  clusters,
+  vulnerabilities,
+  identities,
+  runtime,
+  tenantNames,
+];

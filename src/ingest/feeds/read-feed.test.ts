@@ -36,8 +36,8 @@ describe('feed detection from content', () => {
 
   test('a scan report, other JSON, other text, an empty file: not a recognised feed', async () => {
     for (const bytes of [
-      file('sample/scans/postgres-16.1.cdx.json'),
-      file('sample/scans/nginx-1.25.3.trivy.json'),
+      file('sample/scans/postgres-16.4.cdx.json'),
+      file('sample/scans/nginx-1.27.2.trivy.json'),
       Buffer.from('{"vulnerabilities": [{"id": "CVE-2024-0001"}]}'),
       Buffer.from('# Release notes\n\nNothing here.\n'),
       Buffer.from('id,score\nCVE-2024-0001,0.1\n'),
@@ -61,10 +61,10 @@ describe('the sample feeds and the sample scans', () => {
   test('EPSS scores every CVE of the sample scans; KEV lists four of them', async () => {
     const cves = new Set<string>();
     for (const name of [
-      'nginx-1.25.3.trivy.json',
-      'shop-api-2.3.1.trivy.json',
-      'redis-7.2.4.grype.json',
-      'postgres-16.1.cdx.json',
+      'nginx-1.27.2.trivy.json',
+      'storefront-api-3.8.0.trivy.json',
+      'redis-7.4.1-alpine.grype.json',
+      'postgres-16.4.cdx.json',
     ]) {
       const result = readScanReport(JSON.parse(file(`sample/scans/${name}`).toString('utf8')));
       assert.ok(result.ok);

@@ -6,7 +6,9 @@ import { readScanReport, type ScanReadFailure } from './read-scan-report.js';
 // biome-ignore lint/suspicious/noExplicitAny: tests reshape sample documents freely
 type Doc = any;
 const sample = (): Doc =>
-  JSON.parse(readFileSync(new URL('../../../sample/scans/redis-7.2.4.grype.json', import.meta.url), 'utf8'));
+  JSON.parse(
+    readFileSync(new URL('../../../sample/scans/redis-7.4.1-alpine.grype.json', import.meta.url), 'utf8'),
+  );
 const read = (doc: Doc) => {
   const result = readScanReport(doc);
   if (!result.ok) assert.fail(result.error.message);
@@ -18,23 +20,23 @@ const redisWith = (edit: (doc: Doc) => void): Doc => {
   return doc;
 };
 
-describe('Grype reader on the redis:7.2.4 sample', () => {
+describe('Grype reader on the redis:7.4.1-alpine sample', () => {
   test('image from source.target: the repo digest, not the platform manifest digest', () => {
     const report = read(sample());
     assert.equal(report.format, 'grype');
     assert.deepEqual(report.scanner, { name: 'grype', version: '0.77.4' });
     // Grype writes local time with an offset; the model holds UTC.
-    assert.equal(report.scannedAt, '2024-05-20T08:03:11.488Z');
+    assert.equal(report.scannedAt, '2024-11-18T08:03:11.488Z');
     assert.deepEqual(report.image, {
-      reference: 'redis:7.2.4',
+      reference: 'redis:7.4.1-alpine',
       name: 'redis',
       registry: 'docker.io',
       repository: 'docker.io/library/redis',
-      tag: '7.2.4',
-      digest: 'sha256:bda3ef06bcff581fc1dc91bfd9b497fd5d123ab5a7c3f086ab86c40b31bb7290',
-      imageId: 'sha256:2221b13f6d162044d533095210732673118fc4fa3a7d02c8089a940179794048',
-      repoDigests: ['redis@sha256:bda3ef06bcff581fc1dc91bfd9b497fd5d123ab5a7c3f086ab86c40b31bb7290'],
-      repoTags: ['redis:7.2.4'],
+      tag: '7.4.1-alpine',
+      digest: 'sha256:342235f88439bd7b72a3087008d3593ac1879de0df089dd507f9f78128bb2900',
+      imageId: 'sha256:8fb709771e96bb1256869d16cdd42a02f11709dfba294d755b450669e663a435',
+      repoDigests: ['redis@sha256:342235f88439bd7b72a3087008d3593ac1879de0df089dd507f9f78128bb2900'],
+      repoTags: ['redis:7.4.1-alpine'],
     });
   });
 
@@ -90,7 +92,7 @@ describe('Grype reader edge cases', () => {
     const report = read(redisWith((doc) => (doc.source.target.repoDigests = [])));
     assert.equal(
       report.image.digest,
-      'sha256:3503d08b7f46423c7141644f6edaef61942243541bd723bdd1334c211a80ea31',
+      'sha256:c7a95e092d6822f5540d412a8d0bb9ff6a746ffbb9d4f77e5f2275f6ff965103',
     );
   });
 

@@ -12,11 +12,11 @@ const sample = (name: string): unknown => JSON.parse(readFileSync(new URL(name, 
 describe('format detection from content', () => {
   test('every sample is recognised as the format it is, whatever its file name says', () => {
     const expected: Record<string, string> = {
-      'nginx-1.25.3.trivy.json': 'trivy',
-      'shop-api-2.3.1.trivy.json': 'trivy',
-      'redis-7.2.4.grype.json': 'grype',
-      'postgres-16.1.cdx.json': 'cyclonedx',
-      'busybox-1.36.cdx.json': 'cyclonedx',
+      'nginx-1.27.2.trivy.json': 'trivy',
+      'storefront-api-3.8.0.trivy.json': 'trivy',
+      'redis-7.4.1-alpine.grype.json': 'grype',
+      'postgres-16.4.cdx.json': 'cyclonedx',
+      'busybox-latest.cdx.json': 'cyclonedx',
     };
     assert.deepEqual(readdirSync(SAMPLES).sort(), Object.keys(expected).sort());
     for (const [name, format] of Object.entries(expected)) {
@@ -28,11 +28,11 @@ describe('format detection from content', () => {
 
   test('a Trivy report is not mistaken for Grype or CycloneDX, nor the other way round', () => {
     // Keys of one format added to another do not change what the document is.
-    const trivy = sample('nginx-1.25.3.trivy.json') as Record<string, unknown>;
+    const trivy = sample('nginx-1.27.2.trivy.json') as Record<string, unknown>;
     assert.equal(detectScanFormat({ ...trivy, vulnerabilities: [] }), 'trivy');
-    const grype = sample('redis-7.2.4.grype.json') as Record<string, unknown>;
+    const grype = sample('redis-7.4.1-alpine.grype.json') as Record<string, unknown>;
     assert.equal(detectScanFormat({ ...grype, Results: [] }), 'grype');
-    const bom = sample('postgres-16.1.cdx.json') as Record<string, unknown>;
+    const bom = sample('postgres-16.4.cdx.json') as Record<string, unknown>;
     assert.equal(detectScanFormat({ ...bom, matches: [] }), 'cyclonedx');
   });
 
@@ -155,7 +155,7 @@ describe('deduplication', () => {
   });
 
   test('a Trivy report listing every finding twice reads the same as the original', () => {
-    const doc = sample('nginx-1.25.3.trivy.json') as {
+    const doc = sample('nginx-1.27.2.trivy.json') as {
       Results: Array<{ Vulnerabilities: unknown[]; Packages: unknown[] }>;
     };
     const original = readScanReport(structuredClone(doc));

@@ -19,27 +19,27 @@ const refusal = (doc: Doc): ScanReadFailure => {
 };
 /** The nginx sample with one change made by `edit`. */
 const nginxWith = (edit: (doc: Doc) => void): Doc => {
-  const doc = sample('nginx-1.25.3.trivy.json');
+  const doc = sample('nginx-1.27.2.trivy.json');
   edit(doc);
   return doc;
 };
 
 describe('Trivy reader on the samples', () => {
-  test('nginx:1.25.3 (with --list-all-pkgs): image, scanner, packages and vulnerabilities', () => {
-    const report = read(sample('nginx-1.25.3.trivy.json'));
+  test('nginx:1.27.2 (with --list-all-pkgs): image, scanner, packages and vulnerabilities', () => {
+    const report = read(sample('nginx-1.27.2.trivy.json'));
     assert.equal(report.format, 'trivy');
     assert.deepEqual(report.scanner, { name: 'trivy', version: null });
-    assert.equal(report.scannedAt, '2024-04-15T09:12:44.318Z');
+    assert.equal(report.scannedAt, '2024-11-18T09:12:44.318Z');
     assert.deepEqual(report.image, {
-      reference: 'nginx:1.25.3',
+      reference: 'nginx:1.27.2',
       name: 'nginx',
       registry: 'docker.io',
       repository: 'docker.io/library/nginx',
-      tag: '1.25.3',
-      digest: 'sha256:96d4ee6023350ad7ef27b2c7a7cf20b4a718bd41ce04533ca2988b531960eb2e',
-      imageId: 'sha256:fbbc1ecd0dcfd4a659476f8838a4da0286305844982c47a0c0b87f92df9e84fc',
-      repoDigests: ['nginx@sha256:96d4ee6023350ad7ef27b2c7a7cf20b4a718bd41ce04533ca2988b531960eb2e'],
-      repoTags: ['nginx:1.25.3'],
+      tag: '1.27.2',
+      digest: 'sha256:b234c7b099c1265d4927c74bb87ea754b8b674c9eed1f43f28d7a1d5e351c388',
+      imageId: 'sha256:9d1ead7ecddfe02f4b317fa592ce2fee6e3808b6504de408e8809d653654afeb',
+      repoDigests: ['nginx@sha256:b234c7b099c1265d4927c74bb87ea754b8b674c9eed1f43f28d7a1d5e351c388'],
+      repoTags: ['nginx:1.27.2'],
     });
     // Every listed package, vulnerable or not; epoch and release joined as in InstalledVersion,
     // so the vulnerable packages are the same rows and the count stays at the 30 listed.
@@ -85,16 +85,16 @@ describe('Trivy reader on the samples', () => {
     assert.equal(report.vulnerabilities.find((v) => v.id === 'CVE-2024-28085')?.cvss, null);
   });
 
-  test('shop/api:2.3.1 (no package list): registry with port, nanosecond scan time, Maven packages', () => {
-    const report = read(sample('shop-api-2.3.1.trivy.json'));
+  test('storefront-api:3.8.0 (no package list): registry host, nanosecond scan time, Maven packages', () => {
+    const report = read(sample('storefront-api-3.8.0.trivy.json'));
     assert.deepEqual(report.scanner, { name: 'trivy', version: '0.52.1' });
-    assert.equal(report.scannedAt, '2024-06-12T14:45:09.123Z');
-    assert.equal(report.image.registry, 'registry.example.com:5000');
-    assert.equal(report.image.repository, 'registry.example.com:5000/shop/api');
-    assert.equal(report.image.tag, '2.3.1');
+    assert.equal(report.scannedAt, '2024-11-19T14:45:09.123Z');
+    assert.equal(report.image.registry, 'ghcr.io');
+    assert.equal(report.image.repository, 'ghcr.io/acme/storefront-api');
+    assert.equal(report.image.tag, '3.8.0');
     assert.equal(
       report.image.digest,
-      'sha256:049e2ae836c2786ac19cb76906163e40bf6fa669184d5b9d6dba9ba5a3253587',
+      'sha256:6cc12ad82a3400176d04a9047b31cd0321f24757a852d3a15f89e9624d390f2a',
     );
     // The packages are those the vulnerabilities name.
     assert.deepEqual(report.packages.map((p) => `${p.type} ${p.name}@${p.version}`).sort(), [

@@ -1,0 +1,119 @@
+/**
+ * Keeps the derived rows of an account in step with its scan facts, inside the scan's
+ * transaction: each CVE row (CVE x package x version) and each package row touched by a scan is
+ * recomputed from the findings of every image that has it, and removed when no image has it any
+ * more. Set-based statements over the touched ids only, never a rebuild of the account; a CVE
+ * row is written once per scan (an upsert of its aggregate), not inserted then updated.
+ *
+ * Aggregation rules (docs/vulnerabilities-api.md):
+ * - a CVE row takes the most severe finding's severity and data source (on a tie the newest scan,
+ *   then the latest push), the first non-empty fixed_in_version in that order, the newest scan's
+ *   cluster and time (last_seen_at), the earliest scan time ever seen (first_seen_at), its images
+ *   (associated_images, ordered by repository, tag and digest), and, for a row not named by a
+ *   CVE, the union of its findings' CVE aliases (for EPSS and KEV);
+ * - a package counts its distinct vulnerabilities (its CVE rows) by severity, and its images.
+ */
+import type { Executor } from '../../db/database.js';
+
+const FINDING_ORDER = 'f.severity_rank desc, f.scanned_at desc, i.ingested_at desc, f.image_id';
+
+/** Upserts the CVE rows among these ids that some finding still has; returns nothing. */
+async function upsertCveRows(tx: Executor, accountId: string, cveIds: string[]) {
+  await tx.query(
+    `insert into vulnerability_cves (account_id, id, cve_name, package_id, package_name, package_version,
+       severity, severity_rank, fixable, fixed_in_version, data_source, lookup_cves, cluster_id,
+       affected_images_count, associated_images, first_seen_at, last_seen_at)
+     select $1, a.cve_id, a.cve_name, a.package_id, p.name, p.version, a.severity, a.severity_rank, a.fixable,
+            a.fixed_in_version, a.data_source,
+            case when a.cve_name like 'CVE-%' then array[a.cve_name]
+                 else array(select distinct cve
+                              from vulnerability_findings f2 cross join unnest(f2.lookup_cves) as cve
+                             where f2.account_id = $1 and f2.cve_id = a.cve_id order by cve) end,
+            a.cluster_id, a.images, a.associated_images, a.first_seen_at, a.last_seen_at
+       from (
+         select f.cve_id, f.cve_name, f.package_id,
+                max(f.severity_rank) as severity_rank,
+                (array_agg(f.severity order by ${FINDING_ORDER}))[1] as severity,
+                bool_or(f.fixed_in_version <> '') as fixable,
+                (array_agg(f.fixed_in_version order by f.fixed_in_version = '', ${FINDING_ORDER}))[1]
+                  as fixed_in_version,
+                (array_agg(f.data_source order by ${FINDING_ORDER}))[1] as data_source,
+                (array_agg(i.cluster_id order by i.scanned_at desc, i.ingested_at desc, i.id))[1] as cluster_id,
+                count(*) as images,
+                jsonb_agg(jsonb_build_object('image_digest', i.image_digest, 'image_name', i.image_name,
+                            'image_repo', i.image_repo, 'image_tag', i.image_tag)
+                          order by i.image_repo, i.image_tag, i.image_digest) as associated_images,
+                min(f.scanned_at) as first_seen_at,
+                max(f.scanned_at) as last_seen_at
+           from vulnerability_findings f
+           join vulnerability_images i on i.account_id = f.account_id and i.id = f.image_id
+          where f.account_id = $1 and f.cve_id = any($2::uuid[])
+          group by f.cve_id, f.cve_name, f.package_id
+       ) a
+       join vulnerability_packages p on p.account_id = $1 and p.id = a.package_id
+     on conflict (account_id, id) do update set
+       severity = excluded.severity, severity_rank = excluded.severity_rank, fixable = excluded.fixable,
+       fixed_in_version = excluded.fixed_in_version, data_source = excluded.data_source,
+       lookup_cves = excluded.lookup_cves, cluster_id = excluded.cluster_id,
+       affected_images_count = excluded.affected_images_count,
+       associated_images = excluded.associated_images,
+       first_seen_at = least(vulnerability_cves.first_seen_at, excluded.first_seen_at),
+       last_seen_at = excluded.last_seen_at`,
+    [accountId, cveIds],
+  );
+}
+
+/**
+ * `touched`: the CVE rows of the image's previous and new findings. `maybeGone`: those only the
+ * previous scan had, removed unless another image still has them.
+ */
+export async function refreshCveRows(
+  tx: Executor,
+  accountId: string,
+  touched: string[],
+  maybeGone: string[],
+) {
+  if (touched.length > 0) await upsertCveRows(tx, accountId, touched);
+  if (maybeGone.length === 0) return;
+  await tx.query(
+    `delete from vulnerability_cves r
+      where r.account_id = $1 and r.id = any($2::uuid[])
+        and not exists (select 1 from vulnerability_findings f where f.account_id = r.account_id and f.cve_id = r.id)`,
+    [accountId, maybeGone],
+  );
+}
+
+/** Run after refreshCveRows: package counts are counts of the refreshed CVE rows. */
+export async function refreshPackages(tx: Executor, accountId: string, packageIds: string[]) {
+  if (packageIds.length === 0) return;
+  await tx.query(
+    `update vulnerability_packages p set
+       images_count = c.images, critical_count = c.critical, high_count = c.high, medium_count = c.medium,
+       low_count = c.low, negligible_count = c.negligible, unspecified_count = c.unspecified,
+       total_vulerabilities_count = c.total
+     from (
+       select t.id,
+              (select count(*) from vulnerability_image_packages ip
+                where ip.account_id = $1 and ip.package_id = t.id) as images,
+              count(r.id) filter (where r.severity = 'critical') as critical,
+              count(r.id) filter (where r.severity = 'high') as high,
+              count(r.id) filter (where r.severity = 'medium') as medium,
+              count(r.id) filter (where r.severity = 'low') as low,
+              count(r.id) filter (where r.severity = 'negligible') as negligible,
+              count(r.id) filter (where r.severity = 'unspecified') as unspecified,
+              count(r.id) as total
+         from unnest($2::uuid[]) as t (id)
+         left join vulnerability_cves r on r.account_id = $1 and r.package_id = t.id
+        group by t.id
+     ) c
+     where p.account_id = $1 and p.id = c.id
+       and (p.images_count, p.critical_count, p.high_count, p.medium_count, p.low_count, p.negligible_count,
+            p.unspecified_count, p.total_vulerabilities_count)
+           is distinct from (c.images, c.critical, c.high, c.medium, c.low, c.negligible, c.unspecified, c.total)`,
+    [accountId, packageIds],
+  );
+  await tx.query(
+    'delete from vulnerability_packages where account_id = $1 and id = any($2::uuid[]) and images_count = 0',
+    [accountId, packageIds],
+  );
+}

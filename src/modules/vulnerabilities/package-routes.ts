@@ -1,0 +1,42 @@
+import type { Api } from '../../http/api.js';
+import { actorOf } from '../../http/auth-hook.js';
+import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
+import { PackageFacetList, PackageList, PackageListQuery } from './package-schemas.js';
+import type { PackageService } from './package-service.js';
+
+export function packageRoutes(app: Api, { packages }: { packages: PackageService }): void {
+  app.get(
+    '/accounts/:account_id/inventory_packages',
+    {
+      schema: {
+        tags: ['inventory'],
+        summary: 'Packages (name + version) of the scanned images of the account (offset list)',
+        params: AccountParams,
+        querystring: PackageListQuery,
+        response: { 200: PackageList, ...authenticatedErrors() },
+      },
+    },
+    async (request) => {
+      const { limit = 100, offset = 0, filters, q, sort } = request.query;
+      return packages.list(actorOf(request), request.params.account_id, {
+        filters,
+        q,
+        sort,
+        page: { limit, offset },
+      });
+    },
+  );
+
+  app.get(
+    '/accounts/:account_id/inventory_packages/facets',
+    {
+      schema: {
+        tags: ['inventory'],
+        summary: 'The filters GET .../inventory_packages accepts (a bare array of facet groups)',
+        params: AccountParams,
+        response: { 200: PackageFacetList, ...authenticatedErrors() },
+      },
+    },
+    async (request) => packages.facets(actorOf(request), request.params.account_id),
+  );
+}

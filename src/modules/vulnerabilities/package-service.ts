@@ -1,0 +1,79 @@
+/**
+ * Inventory packages (#9) and their facets (#10): one row per package name + version of the
+ * account, maintained by scan ingestion; `in_use` follows the live containers at read time.
+ */
+import type { Database } from '../../db/database.js';
+import type { Actor } from '../../http/actor.js';
+import { ApiError } from '../../http/errors.js';
+import { booleanFilter, parseFilters } from '../../http/filters.js';
+import { type OffsetPage, offsetList } from '../../http/paging.js';
+import { parseSort } from '../../http/sort.js';
+import { SEVERITIES, type Severity } from '../../ingest/vulnerabilities/severity.js';
+import type { AccountService } from '../accounts/service.js';
+import * as repo from './package-repository.js';
+import { PACKAGE_FACETS, PACKAGE_FILTER_KEYS, PACKAGE_SORT_FIELDS } from './package-schemas.js';
+
+export function toApiPackage(row: repo.PackageRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    version: row.version,
+    in_use: row.in_use,
+    images_count: row.images_count,
+    critical_count: row.critical_count,
+    high_count: row.high_count,
+    medium_count: row.medium_count,
+    low_count: row.low_count,
+    negligible_count: row.negligible_count,
+    unspecified_count: row.unspecified_count,
+    total_vulerabilities_count: row.total_vulerabilities_count,
+  };
+}
+
+/** Severity filter values, checked against the closed list (they also name columns). */
+export function severityFilter(values: string[] | undefined): Severity[] {
+  const severities = (values ?? []).map((value) => value.trim().toLowerCase());
+  const bad = severities.find((value) => !(SEVERITIES as readonly string[]).includes(value));
+  if (bad !== undefined) {
+    throw ApiError.invalidParam(
+      'filters',
+      'invalid_value',
+      `severity "${bad}" is not one of ${SEVERITIES.join(', ')}`,
+    );
+  }
+  return [...new Set(severities as Severity[])];
+}
+
+export function createPackageService({ db, accounts }: { db: Database; accounts: AccountService }) {
+  return {
+    async list(
+      actor: Actor,
+      accountId: string,
+      query: {
+        filters?: string | undefined;
+        q?: string | undefined;
+        sort?: string | undefined;
+        page: OffsetPage;
+      },
+    ) {
+      const account = await accounts.requireAccount(actor, accountId, 'viewer');
+      const filters = parseFilters(query.filters, PACKAGE_FILTER_KEYS);
+      const { rows, total } = await repo.listPackages(db, account.id, {
+        filters,
+        inUse: booleanFilter('in_use', filters.get('in_use')),
+        severities: severityFilter(filters.get('severity')),
+        q: query.q,
+        sort: parseSort(query.sort, PACKAGE_SORT_FIELDS, 'name:asc'),
+        page: query.page,
+      });
+      return offsetList(rows.map(toApiPackage), total, query.page);
+    },
+
+    async facets(actor: Actor, accountId: string) {
+      await accounts.requireAccount(actor, accountId, 'viewer');
+      return PACKAGE_FILTER_KEYS.map((key) => ({ ...PACKAGE_FACETS[key] }));
+    },
+  };
+}
+
+export type PackageService = ReturnType<typeof createPackageService>;

@@ -1,0 +1,160 @@
+/**
+ * SQL of the scan facts: the image row, the packages it holds and its findings. Writes are
+ * multi-row statements over `unnest` arrays, one per batch of rows (src/ingest/batches.ts).
+ * Every statement names the account. The caller holds the account's scan lock (lockScans).
+ */
+import type { Executor } from '../../db/database.js';
+import { batches } from '../../ingest/batches.js';
+import type { FindingRow, ImageRow, PackageRow } from './scan-rows.js';
+
+export interface ScanScope {
+  accountId: string;
+  clusterId: string;
+}
+
+export interface StoredImage {
+  id: string;
+  scanned_at: Date;
+}
+
+/**
+ * Serialises scan ingestion per account: the derived package and CVE rows are shared by every
+ * image of the account, so two scans recomputing them at once would each miss the other's facts.
+ * Kubernetes pushes and reads are not blocked (reads join containers at read time).
+ */
+export async function lockScans(tx: Executor, accountId: string) {
+  await tx.query(`select pg_advisory_xact_lock(hashtextextended('posture.vulnerability-scans.' || $1, 0))`, [
+    accountId,
+  ]);
+}
+
+export async function findImage(tx: Executor, accountId: string, imageKey: string) {
+  const { rows } = await tx.query<StoredImage>(
+    'select id, scanned_at from vulnerability_images where account_id = $1 and image_key = $2',
+    [accountId, imageKey],
+  );
+  return rows[0];
+}
+
+/** Removes the facts of an image's previous scan; returns the derived rows they counted towards. */
+export async function deleteFactsOfImage(tx: Executor, accountId: string, imageId: string) {
+  const findings = await tx.query<{ cve_id: string }>(
+    'delete from vulnerability_findings where account_id = $1 and image_id = $2 returning cve_id',
+    [accountId, imageId],
+  );
+  const packages = await tx.query<{ package_id: string }>(
+    'delete from vulnerability_image_packages where account_id = $1 and image_id = $2 returning package_id',
+    [accountId, imageId],
+  );
+  return {
+    cveIds: findings.rows.map((row) => row.cve_id),
+    packageIds: packages.rows.map((row) => row.package_id),
+  };
+}
+
+export async function upsertImage(
+  tx: Executor,
+  scope: ScanScope,
+  image: ImageRow,
+  counts: { packages: number; vulnerabilities: number },
+  now: Date,
+) {
+  await tx.query(
+    `insert into vulnerability_images (account_id, id, image_key, image_repo, image_name, image_tag,
+       image_digest, config_digest, image_reference, cluster_id, scan_format, scanner_name, scanner_version,
+       scanned_at, first_scanned_at, ingested_at, packages_count, vulnerabilities_count)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16, $17)
+     on conflict (account_id, image_key) do update set
+       image_repo = excluded.image_repo, image_name = excluded.image_name, image_tag = excluded.image_tag,
+       config_digest = excluded.config_digest, image_reference = excluded.image_reference,
+       cluster_id = excluded.cluster_id, scan_format = excluded.scan_format,
+       scanner_name = excluded.scanner_name, scanner_version = excluded.scanner_version,
+       scanned_at = excluded.scanned_at, ingested_at = excluded.ingested_at,
+       packages_count = excluded.packages_count, vulnerabilities_count = excluded.vulnerabilities_count`,
+    [
+      scope.accountId,
+      image.id,
+      image.imageKey,
+      image.imageRepo,
+      image.imageName,
+      image.imageTag,
+      image.imageDigest,
+      image.configDigest,
+      image.imageReference,
+      scope.clusterId,
+      image.scanFormat,
+      image.scannerName,
+      image.scannerVersion,
+      image.scannedAt,
+      now,
+      counts.packages,
+      counts.vulnerabilities,
+    ],
+  );
+}
+
+/** Package rows of the account (counts are filled by the derived-row refresh) and the image's links. */
+export async function insertPackages(
+  tx: Executor,
+  accountId: string,
+  imageId: string,
+  packages: PackageRow[],
+) {
+  for (const batch of batches(packages)) {
+    const col = <V>(pick: (row: PackageRow) => V) => batch.map(pick);
+    await tx.query(
+      `insert into vulnerability_packages (account_id, id, name, version)
+       select $1, v.* from unnest($2::uuid[], $3::text[], $4::text[]) as v
+       on conflict do nothing`,
+      [accountId, col((p) => p.id), col((p) => p.name), col((p) => p.version)],
+    );
+    await tx.query(
+      `insert into vulnerability_image_packages (account_id, image_id, package_id, package_type, purl)
+       select $1, $2, v.* from unnest($3::uuid[], $4::text[], $5::text[]) as v`,
+      [accountId, imageId, col((p) => p.id), col((p) => p.type), col((p) => p.purl)],
+    );
+  }
+}
+
+/** The image's findings; the CVE rows they count towards are refreshed from them afterwards. */
+export async function insertFindings(
+  tx: Executor,
+  accountId: string,
+  image: ImageRow,
+  findings: FindingRow[],
+) {
+  for (const batch of batches(findings)) {
+    const col = <V>(pick: (row: FindingRow) => V) => batch.map(pick);
+    // unnest cannot carry one array per row, so each row's CVE ids travel space-separated.
+    await tx.query(
+      `insert into vulnerability_findings (account_id, image_id, scanned_at, cve_id, cve_name, package_id,
+         severity, severity_rank, scanner_severity, fixed_in_version, data_source, lookup_cves, cvss_score,
+         cvss_version, cvss_vector, published_at)
+       select $1, $2, $3, v.cve_id, v.cve_name, v.package_id, v.severity, v.severity_rank, v.scanner_severity,
+              v.fixed, v.data_source, string_to_array(v.lookup, ' '), v.cvss_score, v.cvss_version,
+              v.cvss_vector, v.published_at
+         from unnest($4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::int[], $9::text[], $10::text[],
+                     $11::text[], $12::text[], $13::float8[], $14::text[], $15::text[], $16::timestamptz[])
+           as v (cve_id, cve_name, package_id, severity, severity_rank, scanner_severity, fixed, data_source,
+                 lookup, cvss_score, cvss_version, cvss_vector, published_at)`,
+      [
+        accountId,
+        image.id,
+        image.scannedAt,
+        col((f) => f.cveId),
+        col((f) => f.cveName),
+        col((f) => f.packageId),
+        col((f) => f.severity),
+        col((f) => f.severityRank),
+        col((f) => f.scannerSeverity),
+        col((f) => f.fixedInVersion),
+        col((f) => f.dataSource),
+        col((f) => f.lookupCves.join(' ')),
+        col((f) => f.cvssScore),
+        col((f) => f.cvssVersion),
+        col((f) => f.cvssVector),
+        col((f) => f.publishedAt),
+      ],
+    );
+  }
+}

@@ -1,0 +1,24 @@
+/** The services of scan ingestion, the package and CVE reports, and the feeds, for src/services.ts. */
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import type { AccountService } from '../accounts/service.js';
+import type { ClusterService } from '../clusters/service.js';
+import { createCveReportService } from './cve-report-service.js';
+import { createFeedService } from './feed-service.js';
+import { createVulnerabilityIngestService } from './ingest-service.js';
+import { createPackageService } from './package-service.js';
+
+export function createVulnerabilityServices(deps: {
+  config: Config;
+  db: Database;
+  accounts: AccountService;
+  clusters: ClusterService;
+}) {
+  const { config, db, accounts, clusters } = deps;
+  return {
+    vulnerabilityIngest: createVulnerabilityIngestService({ db, clusters }),
+    packages: createPackageService({ db, accounts }),
+    cveReport: createCveReportService({ db, accounts }),
+    feeds: createFeedService({ db, feedAdminTenant: config.FEED_ADMIN_TENANT }),
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Applies one scan report to an account, inside the caller's transaction: the newest scan of an
+ * image replaces the findings of the previous one, then the package and CVE rows both scans
+ * touch are recomputed. A scan older than the stored one (by scan time) changes nothing.
+ *
+ * @example
+ *   await db.transaction((tx) => storeScan(tx, { accountId, clusterId }, scanRows(accountId, report, now), now));
+ */
+import type { Executor } from '../../db/database.js';
+import { refreshCveRows, refreshPackages } from './derived-store.js';
+import type { ScanRows } from './scan-rows.js';
+import * as store from './scan-store.js';
+
+export type ScanOutcome = 'created' | 'replaced' | 'superseded';
+
+export async function storeScan(
+  tx: Executor,
+  scope: store.ScanScope,
+  rows: ScanRows,
+  now: Date,
+): Promise<ScanOutcome> {
+  await store.lockScans(tx, scope.accountId);
+  const stored = await store.findImage(tx, scope.accountId, rows.image.imageKey);
+  if (stored && stored.scanned_at.getTime() > rows.image.scannedAt.getTime()) return 'superseded';
+
+  const previous = stored
+    ? await store.deleteFactsOfImage(tx, scope.accountId, stored.id)
+    : { cveIds: [], packageIds: [] };
+  await store.upsertImage(
+    tx,
+    scope,
+    rows.image,
+    { packages: rows.packages.length, vulnerabilities: rows.findings.length },
+    now,
+  );
+  await store.insertPackages(tx, scope.accountId, rows.image.id, rows.packages);
+  await store.insertFindings(tx, scope.accountId, rows.image, rows.findings);
+
+  const current = new Set(rows.findings.map((finding) => finding.cveId));
+  const dropped = previous.cveIds.filter((id) => !current.has(id));
+  await refreshCveRows(tx, scope.accountId, [...current, ...dropped], dropped);
+  const packageIds = new Set([...previous.packageIds, ...rows.packages.map((pkg) => pkg.id)]);
+  await refreshPackages(tx, scope.accountId, [...packageIds]);
+  return stored ? 'replaced' : 'created';
+}
