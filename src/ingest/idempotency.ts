@@ -38,6 +38,19 @@ export function requestHash(parts: readonly string[], body: Buffer): string {
   return hash.update(body).digest('hex');
 }
 
+/**
+ * The idempotency identity of a push, or undefined when the client sent no Idempotency-Key.
+ * `parts` name the endpoint and every parameter that changes what the push means.
+ */
+export function idempotentRequest(
+  accountId: string,
+  key: string | undefined,
+  parts: readonly string[],
+  body: Buffer,
+): IdempotentRequest | undefined {
+  return key ? { accountId, key, requestHash: requestHash(parts, body) } : undefined;
+}
+
 function replayOrConflict<T>(row: { request_hash: string; response: unknown }, request: IdempotentRequest) {
   if (row.request_hash !== request.requestHash) {
     throw new ApiError(

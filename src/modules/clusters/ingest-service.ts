@@ -11,8 +11,7 @@ import { bodyText, decodeIngestBody } from '../../ingest/body.js';
 import {
   claimIdempotencyKey,
   findReplay,
-  type IdempotentRequest,
-  requestHash,
+  idempotentRequest,
   storeIdempotentResponse,
 } from '../../ingest/idempotency.js';
 import { applyKubernetesPush, type IngestMode } from '../../ingest/kubernetes/engine.js';
@@ -120,22 +119,12 @@ export function createKubernetesIngestService({
       const now = new Date();
       const observedAt = observationTime(request.observedAt, now);
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const idempotency: IdempotentRequest | undefined = request.idempotencyKey
-        ? {
-            accountId: cluster.account_id,
-            key: request.idempotencyKey,
-            requestHash: requestHash(
-              [
-                'kubernetes',
-                cluster.id,
-                request.mode,
-                request.observedAt ?? '',
-                request.contentEncoding ?? '',
-              ],
-              raw,
-            ),
-          }
-        : undefined;
+      const idempotency = idempotentRequest(
+        cluster.account_id,
+        request.idempotencyKey,
+        ['kubernetes', cluster.id, request.mode, request.observedAt ?? '', request.contentEncoding ?? ''],
+        raw,
+      );
       if (idempotency) {
         const replay = await findReplay<KubernetesPushResponse>(db, idempotency);
         if (replay) return { response: replay.response, replayed: true };

@@ -13,8 +13,7 @@ import { decodeIngestBody } from '../../ingest/body.js';
 import {
   claimIdempotencyKey,
   findReplay,
-  type IdempotentRequest,
-  requestHash,
+  idempotentRequest,
   storeIdempotentResponse,
 } from '../../ingest/idempotency.js';
 import type { ClusterService } from '../clusters/service.js';
@@ -80,13 +79,12 @@ export function createRuntimeIngestService({
     ): Promise<{ response: RuntimePushResponse; replayed: boolean }> {
       const cluster = await clusters.requireCluster(actor, request.accountId, request.clusterId, 'editor');
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const idempotency: IdempotentRequest | undefined = request.idempotencyKey
-        ? {
-            accountId: cluster.account_id,
-            key: request.idempotencyKey,
-            requestHash: requestHash(['runtime', cluster.id, request.contentEncoding ?? ''], raw),
-          }
-        : undefined;
+      const idempotency = idempotentRequest(
+        cluster.account_id,
+        request.idempotencyKey,
+        ['runtime', cluster.id, request.contentEncoding ?? ''],
+        raw,
+      );
       if (idempotency) {
         const replay = await findReplay<RuntimePushResponse>(db, idempotency);
         if (replay) return { response: replay.response, replayed: true };

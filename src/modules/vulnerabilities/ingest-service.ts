@@ -11,8 +11,7 @@ import { bodyText, decodeIngestBody } from '../../ingest/body.js';
 import {
   claimIdempotencyKey,
   findReplay,
-  type IdempotentRequest,
-  requestHash,
+  idempotentRequest,
   storeIdempotentResponse,
 } from '../../ingest/idempotency.js';
 import type { ScanFormat, ScanReport } from '../../ingest/vulnerabilities/model.js';
@@ -75,13 +74,12 @@ export function createVulnerabilityIngestService({
     ): Promise<{ response: ScanPushResponse; replayed: boolean }> {
       const cluster = await clusters.requireCluster(actor, request.accountId, request.clusterId, 'editor');
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const idempotency: IdempotentRequest | undefined = request.idempotencyKey
-        ? {
-            accountId: cluster.account_id,
-            key: request.idempotencyKey,
-            requestHash: requestHash(['vulnerabilities', cluster.id, request.contentEncoding ?? ''], raw),
-          }
-        : undefined;
+      const idempotency = idempotentRequest(
+        cluster.account_id,
+        request.idempotencyKey,
+        ['vulnerabilities', cluster.id, request.contentEncoding ?? ''],
+        raw,
+      );
       if (idempotency) {
         const replay = await findReplay<ScanPushResponse>(db, idempotency);
         if (replay) return { response: replay.response, replayed: true };
