@@ -22,6 +22,8 @@ as_postgres() { su postgres -c "psql -v ON_ERROR_STOP=1 -qtA -c \"$1\""; }
 if [ "$(as_postgres "select 1 from pg_roles where rolname = 'posture'")" != "1" ]; then
   as_postgres "create role posture login password 'posture' createdb"
 fi
+# Test databases are dropped WITH (FORCE); this lets it end an autovacuum worker visiting one.
+as_postgres "grant pg_signal_backend to posture"
 if [ "$(as_postgres "select 1 from pg_database where datname = 'posture'")" != "1" ]; then
   as_postgres "create database posture owner posture"
 fi

@@ -41,8 +41,21 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await db.close();
       const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      try {
+        // An autovacuum worker may be visiting the new database; FORCE may not signal it without
+        // pg_signal_backend, so wait for it to leave rather than fail the test file.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await cleanup.query(`drop database if exists ${name} with (force)`);
+            break;
+          } catch (error) {
+            if (attempt >= 20) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 250));
+          }
+        }
+      } finally {
+        await cleanup.end(); // never leave a client open: it would keep the test process alive
+      }
     },
   };
 }
