@@ -33,9 +33,9 @@ describe('the sample stream', () => {
 
   test('learns three workload containers and captures each baseline after an hour', () => {
     assert.deepEqual([...states.keys()].sort(), [
-      'cluster-1/shop/Deployment/api/api',
-      'cluster-1/shop/Deployment/web/app',
-      'cluster-1/shop/Deployment/web/nginx',
+      'cluster-1/storefront/Deployment/api/api',
+      'cluster-1/storefront/Deployment/frontend/frontend',
+      'cluster-1/storefront/Deployment/web/nginx',
     ]);
     for (const state of states.values()) {
       assert.ok(
@@ -46,7 +46,7 @@ describe('the sample stream', () => {
   });
 
   test('normal behaviour after the capture is covered: nginx and api raise nothing', () => {
-    for (const id of ['cluster-1/shop/Deployment/web/nginx', 'cluster-1/shop/Deployment/api/api']) {
+    for (const id of ['cluster-1/storefront/Deployment/web/nginx', 'cluster-1/storefront/Deployment/api/api']) {
       const state = states.get(id)!;
       assert.ok(state.ongoing.eventCount > 40);
       assert.equal(state.ongoing.driftEvents, 0, id);
@@ -54,8 +54,8 @@ describe('the sample stream', () => {
     }
   });
 
-  test('the intrusion in web/app is a critical, malicious insight with the expected rules and techniques', () => {
-    const state = states.get('cluster-1/shop/Deployment/web/app')!;
+  test('the intrusion in frontend/frontend is a critical, malicious insight with the expected rules and techniques', () => {
+    const state = states.get('cluster-1/storefront/Deployment/frontend/frontend')!;
     const ctx = {
       accountId: 'acc',
       clusterId: 'cluster-1',
@@ -110,7 +110,7 @@ describe('the sample stream', () => {
       [insight.state, insight.hasDrift, insight.malicious, insight.baselineCaptured, insight.severity],
       ['drift', true, true, true, 'critical'],
     );
-    assert.equal(insight.summary.container_meta.container_name, 'app');
+    assert.equal(insight.summary.container_meta.container_name, 'frontend');
     assert.ok(
       insight.summary.container_meta.container_id.startsWith('containerd://'),
       'the full id, not Falco short one',

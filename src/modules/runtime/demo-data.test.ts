@@ -32,12 +32,20 @@ test('the demo cluster has its insight, baselines, HTTP observations and the sam
   assert.equal(insights.total_count, 1);
   assert.equal(insights.entries[0].clusterID, cluster.id);
   assert.equal(insights.entries[0].severity, 'critical');
-  assert.equal(insights.entries[0].summary.kube_meta.pod_name, 'web-7c9d8f6b5d-k2x8p');
+  assert.equal(insights.entries[0].summary.kube_meta.pod_name, 'frontend-c4q9kz6d4s-j886w');
+  // The runtime sample is the sample cluster's: its insight leads to a container of the inventory.
+  const containerId = insights.entries[0].summary.container_meta.container_id;
+  const containers = await get(`/inventory_containers?filters=container_id:${containerId}`);
+  assert.equal(containers.total_count, 1);
+  assert.deepEqual(
+    [containers.entries[0].name, containers.entries[0].owner_name, containers.entries[0].owner_namespace],
+    ['frontend', 'frontend', 'storefront'],
+  );
   assert.equal((await get('/container_runtime_latest_baseline_fingerprints')).total_count, 3);
   assert.ok((await get('/container_runtime_insights/http_requests?filters=has_pii:true')).total_count >= 3);
   const settings = await get('/runtime_settings');
   assert.deepEqual(
     settings.trusted_ip_prefixes.map((p: { cidr: string }) => p.cidr),
-    ['10.0.0.0/8', '198.51.100.0/28'],
+    ['10.0.0.0/8', '172.20.0.0/16', '198.51.100.0/28'],
   );
 });

@@ -15,7 +15,8 @@ import {
 } from '../../../test/runtime/support.js';
 import { createTenant, startTestApp, type TestApp } from '../../../test/support/harness.js';
 
-const WEB_APP_CONTAINER = 'a7a1d1b1b26d8785d3cae7a3b8b137b8f08991a2412713846e58baaba5683a4c';
+/** the frontend container of sample/cluster/03-pods.json, where the sample intrusion happens */
+const FRONTEND_CONTAINER = '8fa445408d8ea6d6597586c681dc4a23e16944e0aaffcc332685836a0a014815';
 
 let t: TestApp;
 before(async () => {
@@ -59,7 +60,7 @@ describe('the sample stream, gzip-compressed, in one push', () => {
     assert.ok((pushed.http_observations as number) >= 3);
   });
 
-  test('one critical, malicious insight for web/app, named by its inventory container id', async () => {
+  test('one critical, malicious insight for frontend/frontend, named by its inventory container id', async () => {
     const list = await getJson(t, token, `/accounts/${accountId}/container_runtime_insights`);
     assert.equal(list.total_count, 1);
     const [insight] = list.entries;
@@ -68,9 +69,9 @@ describe('the sample stream, gzip-compressed, in one push', () => {
     assert.equal(insight.hasDrift, true);
     assert.equal(insight.state, 'drift');
     assert.equal(insight.clusterID, clusterId);
-    assert.equal(insight.summary.container_meta.container_id, WEB_APP_CONTAINER);
+    assert.equal(insight.summary.container_meta.container_id, FRONTEND_CONTAINER);
     assert.equal(insight.summary.container_meta.runtime_name, 'containerd');
-    assert.equal(insight.summary.kube_meta.namespace, 'shop');
+    assert.equal(insight.summary.kube_meta.namespace, 'storefront');
     assert.equal(insight.analysis[0].action, 'terminate_pod');
     assert.ok(insight.analysis[0].mitreAttackTechniques.some((t: { id: string }) => t.id === 'T1528'));
     assert.equal(insight.llmAnalysis, null, 'no LLM analyser is configured');
@@ -85,7 +86,7 @@ describe('the sample stream, gzip-compressed, in one push', () => {
     assert.equal(page.total_count, 3);
     assert.deepEqual(page.entries.map((e: { container_name: string }) => e.container_name).sort(), [
       'api',
-      'app',
+      'frontend',
       'nginx',
     ]);
     for (const entry of page.entries) {

@@ -1,90 +1,113 @@
 /**
- * The sample runtime stream of sample/runtime/ (namespace `shop`: Deployment `web` with
- * containers `nginx` and `app`, Deployment `api`): two hours of normal behaviour, the first of
- * which is the learning window, an intrusion in the web pod's `app` container at 10:42 (shell,
- * discovery, service-account token read and sent out with curl, a binary dropped in /tmp and run,
- * a write under /etc, a connection to a non-web port, a Falco alert) and HTTP traffic between the
- * workloads, some with personal data in the query string. Deterministic: the same every run.
+ * The sample runtime stream of sample/runtime/: namespace `storefront` of the sample cluster
+ * (sample/cluster/), with the very pods, container ids and image digests of its Pods: the `web`
+ * Deployment's nginx proxying to the `frontend` Deployment (a Node.js app), which calls the `api`
+ * Deployment. Two hours of normal behaviour, the first of which is the learning window, an
+ * intrusion in the frontend container at 10:42 (shell, discovery, service-account token read and
+ * sent out with curl, a binary dropped in /tmp and run, a write under /etc, a connection to a
+ * non-web port, a Falco alert) and HTTP traffic between the workloads, some with personal data in
+ * the query string. Deterministic: the same every run. Because the ids are the sample Pods', the
+ * insight's `container_id` is that of a container in the inventory once both samples are pushed.
  *
  * @example
  *   writeFileSync('sample/runtime/shop-events.ndjson', shopStream().map((e) => JSON.stringify(e)).join('\n') + '\n');
  */
-import { createHash } from 'node:crypto';
 import { ShopTimeline, type StreamLine, type Workload } from './timeline.js';
 
 export const SAMPLE_START = '2025-03-03T09:00:00.000Z';
 /** The account settings the sample is meant for (docs/runtime-events.md, sample). */
 export const SAMPLE_TRUSTED_PREFIXES = [
-  { cidr: '10.0.0.0/8', name: 'cluster network', description: 'Pod and service ranges of the demo cluster' },
+  { cidr: '10.0.0.0/8', name: 'cluster network', description: 'Node and pod range of the demo cluster' },
+  { cidr: '172.20.0.0/16', name: 'service network', description: 'Service cluster IPs of the demo cluster' },
   { cidr: '198.51.100.0/28', name: 'payments-gateway', description: 'Payment provider API' },
 ];
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const containerId = (name: string) => `containerd://${sha256(name)}`;
-const digest = (image: string) => `sha256:${sha256(image)}`;
+const NODE = 'ip-10-0-1-23.eu-west-1.compute.internal';
+const NAMESPACE = 'storefront';
 
-const web = (container: 'nginx' | 'app', image: string): Workload => ({
-  container: {
-    id: containerId(`web-${container}`),
-    name: container,
-    image_name: image,
-    image_digest: digest(image),
-    runtime: 'containerd',
-  },
-  kubernetes: {
-    cluster: 'demo',
-    namespace: 'shop',
-    pod: 'web-7c9d8f6b5d-k2x8p',
-    node: 'node-a',
-    workload_kind: 'Deployment',
-    workload_name: 'web',
-  },
+/** One container of a sample Pod (sample/cluster/03-pods.json), as its runtime agent sees it. */
+function sampleContainer(
+  workload: string,
+  pod: string,
+  container: { name: string; id: string; image: string; digest: string },
+): Workload {
+  return {
+    container: {
+      id: `containerd://${container.id}`,
+      name: container.name,
+      image_name: container.image,
+      image_digest: `sha256:${container.digest}`,
+      runtime: 'containerd',
+    },
+    kubernetes: {
+      cluster: 'demo',
+      namespace: NAMESPACE,
+      pod,
+      node: NODE,
+      workload_kind: 'Deployment',
+      workload_name: workload,
+    },
+  };
+}
+
+const NGINX = sampleContainer('web', 'web-jhhqgp67hf-jql9v', {
+  name: 'nginx',
+  id: '13353bbd8bb888e544e8a49abfc5130face4a751071e9ac70c1a3e2ac2c4a0dc',
+  image: 'nginx:1.27.2',
+  digest: 'b234c7b099c1265d4927c74bb87ea754b8b674c9eed1f43f28d7a1d5e351c388',
 });
-const NGINX = web('nginx', 'nginx:1.25.4');
-const APP = web('app', 'ghcr.io/shop/web:2.3.1');
-const API: Workload = {
-  container: {
-    id: containerId('api'),
-    name: 'api',
-    image_name: 'ghcr.io/shop/api:1.8.0',
-    image_digest: digest('ghcr.io/shop/api:1.8.0'),
-    runtime: 'containerd',
-  },
-  kubernetes: {
-    cluster: 'demo',
-    namespace: 'shop',
-    pod: 'api-6b8d5f9c7d-x2v9q',
-    node: 'node-b',
-    workload_kind: 'Deployment',
-    workload_name: 'api',
-  },
+const APP = sampleContainer('frontend', 'frontend-c4q9kz6d4s-j886w', {
+  name: 'frontend',
+  id: '8fa445408d8ea6d6597586c681dc4a23e16944e0aaffcc332685836a0a014815',
+  image: 'acme/frontend:latest',
+  digest: '38aa098cc16311628eba2cdf7e8eaeaa5def8e9806a2e2d687802f86a708ab3d',
+});
+const API = sampleContainer('api', 'api-h9q9d9jrtg-4hj9v', {
+  name: 'api',
+  id: '06c771c36397f03b2d912ca2c5710cdd042e6df9e04f2d09125dd48df2098715',
+  image: 'ghcr.io/acme/storefront-api:3.8.0',
+  digest: '6cc12ad82a3400176d04a9047b31cd0321f24757a852d3a15f89e9624d390f2a',
+});
+const FRONTEND_SERVICE = {
+  address: '172.20.183.199',
+  port: 80,
+  hostname: 'frontend.storefront.svc.cluster.local',
+  k8s_name: 'frontend',
+  k8s_namespace: NAMESPACE,
 };
-const API_SERVICE = { address: '10.96.12.40', port: 8000, hostname: 'api.shop.svc.cluster.local' };
+const API_SERVICE = { address: '172.20.37.159', port: 8080, hostname: 'api.storefront.svc.cluster.local' };
+/** payments/ledger, a headless Service: clients reach its pod directly. */
+const LEDGER = {
+  address: '10.0.1.41',
+  port: 5432,
+  hostname: 'ledger-0.ledger.payments.svc.cluster.local',
+  k8s_name: 'ledger',
+  k8s_namespace: 'payments',
+};
 const ATTACKER = '203.0.113.45';
-const APP_ADDRESS = '10.244.1.17';
+const APP_ADDRESS = '10.0.1.30';
+const API_ADDRESS = '10.0.1.32';
+/** The destination of the frontend's calls to the api, as the HTTP probe resolves it. */
+const API_DESTINATION = {
+  ...API_SERVICE,
+  workload_kind: 'Deployment',
+  workload_name: 'api',
+  namespace: NAMESPACE,
+  service_name: 'api',
+  service_namespace: NAMESPACE,
+};
 
 function normalHour(t: ShopTimeline, hour: number): void {
   const at = (minute: number, second = 0) => t.time(hour * 60 + minute, second);
   for (let minute = 0; minute < 60; minute += 2) {
-    t.connect(NGINX, at(minute, 5), { pid: 30, comm: 'nginx' }, { address: '127.0.0.1', port: 3000 });
+    t.connect(NGINX, at(minute, 5), { pid: 30, comm: 'nginx' }, FRONTEND_SERVICE);
     t.connect(
       APP,
       at(minute, 7),
       { pid: 1, comm: 'node' },
-      { ...API_SERVICE, k8s_name: 'api', k8s_namespace: 'shop' },
+      { ...API_SERVICE, k8s_name: 'api', k8s_namespace: NAMESPACE },
     );
-    t.connect(
-      API,
-      at(minute, 9),
-      { pid: 1, comm: 'gunicorn' },
-      {
-        address: '10.96.30.5',
-        port: 5432,
-        hostname: 'postgres.shop.svc.cluster.local',
-        k8s_name: 'postgres',
-        k8s_namespace: 'shop',
-      },
-    );
+    t.connect(API, at(minute, 9), { pid: 1, comm: 'gunicorn' }, LEDGER);
   }
   for (let minute = 3; minute < 60; minute += 6) {
     const n = t.int(1, 9);
@@ -126,18 +149,7 @@ function normalHour(t: ShopTimeline, hour: number): void {
         t.time(hour * 60 + minute - 30),
       ],
     );
-    t.connect(
-      API,
-      at(minute, 31),
-      { pid: job, comm: 'python3' },
-      {
-        address: '10.96.30.5',
-        port: 5432,
-        hostname: 'postgres.shop.svc.cluster.local',
-        k8s_name: 'postgres',
-        k8s_namespace: 'shop',
-      },
-    );
+    t.connect(API, at(minute, 31), { pid: job, comm: 'python3' }, LEDGER);
   }
   for (let minute = 7; minute < 60; minute += 15) {
     t.connect(
@@ -146,7 +158,7 @@ function normalHour(t: ShopTimeline, hour: number): void {
       { pid: 1, comm: 'gunicorn' },
       { address: '198.51.100.10', port: 443, hostname: 'api.payments.example' },
     );
-    t.http(API, at(minute, 41), { method: 'POST', path: '/v1/charges', status: 201 }, '10.244.2.9', {
+    t.http(API, at(minute, 41), { method: 'POST', path: '/v1/charges', status: 201 }, API_ADDRESS, {
       address: '198.51.100.10',
       port: 443,
       hostname: 'api.payments.example',
@@ -161,14 +173,7 @@ function normalHour(t: ShopTimeline, hour: number): void {
   for (let minute = 1; minute < 60; minute += 3) {
     const route = routes[t.int(0, routes.length - 1)]!();
     const method = route.includes('/cart/') ? 'POST' : 'GET';
-    t.http(APP, at(minute, 20), { method, path: route, status: 200 }, APP_ADDRESS, {
-      ...API_SERVICE,
-      workload_kind: 'Deployment',
-      workload_name: 'api',
-      namespace: 'shop',
-      service_name: 'api',
-      service_namespace: 'shop',
-    });
+    t.http(APP, at(minute, 20), { method, path: route, status: 200 }, APP_ADDRESS, API_DESTINATION);
   }
 }
 
@@ -272,14 +277,7 @@ function piiTraffic(t: ShopTimeline): void {
     '/api/customers/lookup?email=m.rossi%40example.org',
   ];
   paths.forEach((path, i) => {
-    t.http(APP, t.time(75 + i * 9, 30), { method: 'GET', path, status: 200 }, APP_ADDRESS, {
-      ...API_SERVICE,
-      workload_kind: 'Deployment',
-      workload_name: 'api',
-      namespace: 'shop',
-      service_name: 'api',
-      service_namespace: 'shop',
-    });
+    t.http(APP, t.time(75 + i * 9, 30), { method: 'GET', path, status: 200 }, APP_ADDRESS, API_DESTINATION);
   });
 }
 
