@@ -35,7 +35,9 @@ export default defineConfig({
         // One chunk per view; the pieces views share (components, hooks, API client) in one more,
         // instead of a dozen tiny files each view would wait for.
         manualChunks: (id) =>
-          /[\\/]console[\\/]src[\\/](components|hooks|api)[\\/]|[\\/](paths|record-state)\.ts$/.test(id)
+          /[\\/]console[\\/]src[\\/](components|hooks|api)[\\/]|[\\/](paths|record-state|labels)\.ts$/.test(
+            id,
+          )
             ? 'shared'
             : undefined,
       },

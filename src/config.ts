@@ -38,6 +38,15 @@ const ConfigSchema = Type.Object({
   POSTURE_LLM_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   POSTURE_LLM_PROVIDER: Type.Optional(Type.String({ minLength: 1 })),
   POSTURE_LLM_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 999_999 })),
+  /** Seconds between runs of the sweep that closes runtime learning windows on the wall clock; 0 turns it off. */
+  RUNTIME_WINDOW_SWEEP_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 60 }),
+  /** Integrations may call loopback and private addresses (never link-local/metadata); see docs/integrations.md. */
+  INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
+  /** Webhook deliveries: per-attempt deadline, attempts before giving up, first retry delay (doubles), queue poll. */
+  INTEGRATIONS_DELIVERY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000 }),
+  INTEGRATIONS_DELIVERY_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 50, default: 8 }),
+  INTEGRATIONS_DELIVERY_BACKOFF_MS: Type.Integer({ minimum: 1, maximum: 3_600_000, default: 30_000 }),
+  INTEGRATIONS_DELIVERY_POLL_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 2_000 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -71,6 +80,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     DATA_DIR: ':memory:',
     LOG_LEVEL: 'silent',
     DEMO: 'false',
+    // Test events carry fixed past timestamps: a wall-clock sweep would close every learning window.
+    RUNTIME_WINDOW_SWEEP_SECONDS: '0',
     POSTURE_SECRET: 'test-secret-test-secret-test-secret-0000',
     DATABASE_URL: process.env.DATABASE_URL,
     ...Object.fromEntries(

@@ -7,9 +7,14 @@ import { createAuthService } from './modules/auth/service.js';
 import { createClusterActionService } from './modules/cluster-actions/service.js';
 import { createKubernetesIngestService } from './modules/clusters/ingest-service.js';
 import { createClusterService } from './modules/clusters/service.js';
+import { createFindingsEvaluator } from './modules/findings/evaluator.js';
+import { createFindingService } from './modules/findings/service.js';
 import { recomputeIdentitiesOnPush } from './modules/identities/recompute.js';
 import { createIdentityService } from './modules/identities/service.js';
+import { enqueueFindingGroupDeliveries } from './modules/integrations/finding-listener.js';
+import { createIntegrationServices } from './modules/integrations/services.js';
 import { createInventoryContainerService } from './modules/inventory-containers/service.js';
+import { createKnowledgeBaseService } from './modules/knowledge-base/service.js';
 import { createRbacService } from './modules/rbac/service.js';
 import { createRegistryService } from './modules/registries/service.js';
 import { createResourceService } from './modules/resources/service.js';
@@ -20,6 +25,10 @@ import { createVulnerabilityServices } from './modules/vulnerabilities/services.
 export function createServices({ config, db, pepper }: AppDeps) {
   const accounts = createAccountService({ db });
   const clusters = createClusterService({ db, accounts });
+  // Findings follow every ingestion that can change them, inside its transaction (after the
+  // identities recompute, which identity findings read); new and reopened groups are queued for
+  // the integrations' deliveries.
+  const findingsEvaluator = createFindingsEvaluator({ listeners: [enqueueFindingGroupDeliveries] });
   return {
     auth: createAuthService({
       db,
@@ -31,15 +40,34 @@ export function createServices({ config, db, pepper }: AppDeps) {
     accessKeys: createAccessKeyService({ db, pepper }),
     users: createUserService({ db, accounts }),
     clusters,
-    kubernetesIngest: createKubernetesIngestService({ db, clusters, listeners: [recomputeIdentitiesOnPush] }),
+    kubernetesIngest: createKubernetesIngestService({
+      db,
+      clusters,
+      listeners: [recomputeIdentitiesOnPush, findingsEvaluator.onKubernetesPush],
+    }),
     resources: createResourceService({ db, accounts, clusters }),
     inventoryContainers: createInventoryContainerService({ db, accounts }),
     registries: createRegistryService({ db, accounts }),
     clusterActions: createClusterActionService({ db, clusters }),
     identities: createIdentityService({ db, accounts }),
     rbac: createRbacService({ db, accounts }),
-    ...createRuntimeServices({ config, db, accounts, clusters }),
-    ...createVulnerabilityServices({ config, db, accounts, clusters }),
+    ...createRuntimeServices({
+      config,
+      db,
+      accounts,
+      clusters,
+      runtimeListeners: [findingsEvaluator.onRuntimePush],
+    }),
+    ...createVulnerabilityServices({
+      config,
+      db,
+      accounts,
+      clusters,
+      scanListeners: [findingsEvaluator.onScanPush],
+    }),
+    findings: createFindingService({ db, accounts }),
+    ...createIntegrationServices({ config, db, pepper }),
+    knowledgeBase: createKnowledgeBaseService({ db, accounts }),
   };
 }
 

@@ -12,12 +12,16 @@ export interface ViewProps {
   params: Record<string, string>;
 }
 
+/** The navigation's sections, in order. */
+export const NAV_SECTIONS = ['Posture', 'Risks', 'Runtime', 'Settings'] as const;
+export type NavSection = (typeof NAV_SECTIONS)[number];
+
 export interface ViewRoute {
   id: string;
   /** path below /console; `:name` segments become params */
   pattern: string;
   title: string;
-  nav?: { label: string; section: 'Posture' | 'Settings' };
+  nav?: { label: string; section: NavSection };
   needs: string[];
   view: LazyExoticComponent<ComponentType<ViewProps>>;
 }
@@ -79,6 +83,86 @@ export const ROUTES: ViewRoute[] = [
     view: lazy(() => import('./views/containers.js')),
   },
   {
+    id: 'packages',
+    pattern: 'accounts/:accountId/packages',
+    title: 'Packages',
+    nav: { label: 'Packages', section: 'Risks' },
+    needs: [
+      'GET /accounts/{account_id}/inventory_packages',
+      'GET /accounts/{account_id}/inventory_packages/facets',
+    ],
+    view: lazy(() => import('./views/packages.js')),
+  },
+  {
+    id: 'cves',
+    pattern: 'accounts/:accountId/cves',
+    title: 'CVE report',
+    nav: { label: 'CVE report', section: 'Risks' },
+    needs: ['GET /accounts/{account_id}/reports/inventory_cves', CLUSTERS],
+    view: lazy(() => import('./views/cve-report.js')),
+  },
+  {
+    id: 'identities',
+    pattern: 'accounts/:accountId/identities',
+    title: 'Identities',
+    nav: { label: 'Identities', section: 'Risks' },
+    needs: ['GET /accounts/{account_id}/identities', 'GET /accounts/{account_id}/identities/filters'],
+    view: lazy(() => import('./views/identities.js')),
+  },
+  {
+    id: 'identity',
+    pattern: 'accounts/:accountId/identities/:identityId',
+    title: 'Identity',
+    needs: ['GET /accounts/{account_id}/identities/{identity_id}'],
+    view: lazy(() => import('./views/identity.js')),
+  },
+  {
+    id: 'findings',
+    pattern: 'accounts/:accountId/findings',
+    title: 'Findings',
+    nav: { label: 'Findings', section: 'Risks' },
+    needs: ['GET /accounts/{account_id}/unified_findings/groups'],
+    view: lazy(() => import('./views/finding-groups.js')),
+  },
+  {
+    id: 'finding-group',
+    pattern: 'accounts/:accountId/findings/:groupId',
+    title: 'Finding group',
+    needs: ['GET /accounts/{account_id}/unified_findings/groups/{group_id}'],
+    view: lazy(() => import('./views/finding-group.js')),
+  },
+  {
+    id: 'insights',
+    pattern: 'accounts/:accountId/runtime/insights',
+    title: 'Runtime insights',
+    nav: { label: 'Insights', section: 'Runtime' },
+    needs: ['GET /accounts/{account_id}/container_runtime_insights', CLUSTERS],
+    view: lazy(() => import('./views/insights.js')),
+  },
+  {
+    id: 'insight',
+    pattern: 'accounts/:accountId/runtime/insights/:insightId',
+    title: 'Runtime insight',
+    needs: ['GET /accounts/{account_id}/container_runtime_insights/{id}'],
+    view: lazy(() => import('./views/insight.js')),
+  },
+  {
+    id: 'http-observations',
+    pattern: 'accounts/:accountId/runtime/http',
+    title: 'HTTP observations',
+    nav: { label: 'HTTP observations', section: 'Runtime' },
+    needs: ['GET /accounts/{account_id}/container_runtime_insights/http_requests', CLUSTERS],
+    view: lazy(() => import('./views/http-observations.js')),
+  },
+  {
+    id: 'baselines',
+    pattern: 'accounts/:accountId/runtime/baselines',
+    title: 'Baselines',
+    nav: { label: 'Baselines', section: 'Runtime' },
+    needs: ['GET /accounts/{account_id}/container_runtime_latest_baseline_fingerprints', CLUSTERS],
+    view: lazy(() => import('./views/baselines.js')),
+  },
+  {
     id: 'registries',
     pattern: 'accounts/:accountId/registries',
     title: 'Registries',
@@ -109,5 +193,16 @@ export const ROUTES: ViewRoute[] = [
     nav: { label: 'Access keys', section: 'Settings' },
     needs: ['GET /accounts/access_keys'],
     view: lazy(() => import('./views/access-keys.js')),
+  },
+  {
+    id: 'integrations',
+    pattern: 'integrations',
+    title: 'Integrations',
+    nav: { label: 'Integrations', section: 'Settings' },
+    needs: [
+      'GET /tenants/{tenant_id}/integrations/providers',
+      'GET /tenants/{tenant_id}/integrations/external',
+    ],
+    view: lazy(() => import('./views/integrations.js')),
   },
 ];

@@ -8,7 +8,7 @@ import type { Account } from './api/types.js';
 import { Loading } from './components/status.js';
 import { useConsole } from './context.js';
 import { fillPattern, Link, matchPattern, navigate, useLocation } from './router.js';
-import { ROUTES, type ViewRoute } from './routes.js';
+import { NAV_SECTIONS, ROUTES, type ViewRoute } from './routes.js';
 import { NotFound } from './views/not-found.js';
 
 const REMEMBERED_ACCOUNT = 'posture.account';
@@ -76,7 +76,6 @@ export function Shell() {
   }
 
   const offered = (route: ViewRoute) => route.needs.every(offers);
-  const sections = ['Posture', 'Settings'] as const;
   let content = <NotFound />;
   if (match && account && offered(match.route)) {
     const View = match.route.view;
@@ -135,7 +134,9 @@ export function Shell() {
         </div>
       </header>
       <nav id="nav" className={menuOpen ? 'sidebar sidebar-open' : 'sidebar'} aria-label="Views">
-        {sections.map((section) => (
+        {NAV_SECTIONS.filter((section) =>
+          ROUTES.some((route) => route.nav?.section === section && offered(route)),
+        ).map((section) => (
           <div key={section} className="nav-section">
             <h2 className="nav-heading">{section}</h2>
             <ul>

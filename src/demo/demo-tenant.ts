@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.js';
+import { configureDemoTenantSettings } from '../modules/integrations/demo-data.js';
 import { pushSampleRuntime } from '../modules/runtime/demo-data.js';
 import { type BootstrapResult, createTenancyService } from '../modules/tenancy/service.js';
 import { importSampleFeeds, pushSampleScans } from '../modules/vulnerabilities/demo-data.js';
@@ -59,6 +60,8 @@ async function populateDemoAccount(app: Inject, demo: BootstrapResult): Promise<
     token,
     payload: { name: 'demo' },
   })) as { id: string };
+  // Before the push: the mock webhook then records the finding groups the sample cluster opens.
+  await configureDemoTenantSettings(app, { token, tenantId: demo.tenant_id, accountId: demo.account_id });
   for (const file of SAMPLE_CLUSTER_FILES) {
     await call(app, {
       method: 'POST',

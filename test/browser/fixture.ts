@@ -1,11 +1,15 @@
 /**
  * What the console's browser tests run against: the real app on 127.0.0.1 (a free port), a fresh
- * tenant with the sample cluster pushed through the ingestion endpoint (when this server has it),
- * a second account and a viewer to change roles on. The console bundle is built first if absent.
+ * tenant with the demo data pushed through the ingestion endpoints the server has (the sample
+ * cluster and its extra RBAC, the sample scans with the sample EPSS/KEV feeds, the runtime sample:
+ * what `npm start` gives the demo tenant), a second account and a viewer to change roles on. The
+ * console bundle is built first if absent.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createCluster, pushSampleCluster } from '../ingest/sample.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { pushSampleRuntime } from '../../src/modules/runtime/demo-data.js';
+import { importSampleFeeds, pushSampleScans } from '../../src/modules/vulnerabilities/demo-data.js';
+import { createCluster, push, pushSampleCluster } from '../ingest/sample.js';
 import {
   createTenant,
   startTestApp,
@@ -51,8 +55,19 @@ export async function startConsoleFixture(): Promise<ConsoleFixture> {
   let cluster: ConsoleFixture['cluster'] = null;
   if (offers('POST /accounts/{account_id}/clusters')) {
     cluster = await createCluster(t, tenant.adminToken, tenant.accountId, 'shop-prod');
+    const demo = { token: tenant.adminToken, accountId: tenant.accountId, clusterId: cluster.id };
     if (offers('POST /accounts/{account_id}/clusters/{cluster_id}/ingest/kubernetes')) {
       await pushSampleCluster(t, tenant.adminToken, tenant.accountId, cluster.id);
+      const extra = readFileSync(new URL('sample/cluster/rbac-extra.json', REPO), 'utf8');
+      const pushed = await push(t, tenant.adminToken, tenant.accountId, cluster.id, extra);
+      if (pushed.status !== 200) throw new Error(`rbac-extra.json: ${pushed.text}`);
+    }
+    if (offers('POST /accounts/{account_id}/clusters/{cluster_id}/ingest/vulnerabilities')) {
+      await pushSampleScans(t.app, demo);
+      await importSampleFeeds(t.db);
+    }
+    if (offers('POST /accounts/{account_id}/clusters/{cluster_id}/ingest/runtime')) {
+      await pushSampleRuntime(t.app, demo);
     }
   }
   await tenant.addAccount('staging');

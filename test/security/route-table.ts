@@ -17,6 +17,12 @@ export interface SecurityFixture extends RbacFixture {
   resourceId: string;
   resourceUid: string;
   registryId: string;
+  tenantId: string;
+  /** a configured integration of the tenant (mock-siem) and a tenant-wide knowledge-base collection */
+  integrationId: string;
+  collectionName: string;
+  /** a finding group of the cluster (its pod is privileged: src/modules/findings/testing.ts) */
+  findingGroupId: string;
 }
 
 export interface RouteCase {
@@ -265,6 +271,117 @@ export const ROUTES: RouteCase[] = [
     accountScoped: true,
     body: () => ({ learning_window_seconds: 600, learning_window_max_events: null, trusted_ip_prefixes: [] }),
   },
+  {
+    method: 'GET',
+    path: '/tenants/{tenant_id}/integrations/providers',
+    role: 'viewer',
+    accountScoped: false,
+    otherTenant: 'not_found',
+  },
+  {
+    method: 'GET',
+    path: '/tenants/{tenant_id}/integrations/external',
+    role: 'viewer',
+    accountScoped: false,
+    otherTenant: 'not_found',
+  },
+  {
+    method: 'POST',
+    path: '/tenants/{tenant_id}/integrations/external',
+    role: 'admin',
+    accountScoped: false,
+    otherTenant: 'not_found',
+    body: () => ({ name: 'security', type: 'mock-siem', config: { index: 'posture', api_key: 'k' } }),
+  },
+  {
+    method: 'GET',
+    path: '/tenants/{tenant_id}/integrations/external/{integration_id}',
+    role: 'viewer',
+    accountScoped: false,
+    otherTenant: 'not_found',
+  },
+  {
+    method: 'PUT',
+    path: '/tenants/{tenant_id}/integrations/external/{integration_id}',
+    role: 'admin',
+    accountScoped: false,
+    otherTenant: 'not_found',
+    body: () => ({ name: 'security', type: 'mock-siem', config: { index: 'posture', api_key: 'k' } }),
+  },
+  {
+    method: 'DELETE',
+    path: '/tenants/{tenant_id}/integrations/external/{integration_id}',
+    role: 'admin',
+    accountScoped: false,
+    otherTenant: 'not_found',
+  },
+  {
+    method: 'GET',
+    path: '/tenants/{tenant_id}/integrations/external/{integration_id}/deliveries',
+    role: 'viewer',
+    accountScoped: false,
+    otherTenant: 'not_found',
+  },
+  {
+    method: 'GET',
+    path: '/tenants/{tenant_id}/knowledge_base/collections',
+    role: 'viewer',
+    accountScoped: false,
+    otherTenant: 'not_found',
+  },
+  {
+    method: 'POST',
+    path: '/tenants/{tenant_id}/knowledge_base/collections',
+    role: 'admin',
+    accountScoped: false,
+    otherTenant: 'not_found',
+    body: () => ({ name: 'security-new' }),
+  },
+  {
+    method: 'DELETE',
+    path: '/tenants/{tenant_id}/knowledge_base/collections/{name}',
+    role: 'admin',
+    accountScoped: false,
+    otherTenant: 'not_found',
+  },
+  {
+    method: 'GET',
+    path: '/tenants/{tenant_id}/accounts/{account_id}/knowledge_base/collections',
+    role: 'viewer',
+    accountScoped: true,
+  },
+  {
+    method: 'POST',
+    path: '/tenants/{tenant_id}/accounts/{account_id}/knowledge_base/collections',
+    role: 'admin',
+    accountScoped: true,
+    body: () => ({ name: 'security-new' }),
+  },
+  {
+    method: 'DELETE',
+    path: '/tenants/{tenant_id}/accounts/{account_id}/knowledge_base/collections/{name}',
+    role: 'admin',
+    accountScoped: true,
+  },
+  {
+    method: 'GET',
+    path: '/accounts/{account_id}/unified_findings/groups',
+    role: 'viewer',
+    accountScoped: true,
+  },
+  {
+    method: 'GET',
+    path: '/accounts/{account_id}/unified_findings/groups/{group_id}',
+    role: 'viewer',
+    accountScoped: true,
+  },
+  {
+    method: 'PUT',
+    path: '/accounts/{account_id}/unified_findings/groups/{group_id}/status',
+    role: 'editor',
+    accountScoped: true,
+    body: () => ({ status: 'ignored' }),
+  },
 ];
 
 export function fillPath(path: string, fixture: SecurityFixture): string {
@@ -282,5 +399,9 @@ export function fillPath(path: string, fixture: SecurityFixture): string {
     .replace('{cluster_id}', fixture.clusterId)
     .replace('{resource_id}', fixture.resourceId)
     .replace('{uid}', fixture.resourceUid)
-    .replace('{registry_id}', fixture.registryId);
+    .replace('{registry_id}', fixture.registryId)
+    .replace('{group_id}', fixture.findingGroupId)
+    .replace('{tenant_id}', fixture.tenantId)
+    .replace('{integration_id}', fixture.integrationId)
+    .replace('{name}', fixture.collectionName);
 }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ROLES } from '../../src/http/actor.js';
+import { findingGroupFixture } from '../../src/modules/findings/testing.js';
+import { tenantSettingsFixture } from '../../src/modules/integrations/testing.js';
 import { hashToken } from '../../src/security/secrets.js';
 import { rbacFixture } from '../identities/support.js';
 import { clusterFixture } from '../ingest/security-fixture.js';
@@ -70,6 +72,8 @@ describe('common security cases, for every route', () => {
       accessKeyId: key.access_key_id,
       ...cluster,
       ...(await rbacFixture(t, tenant, cluster.clusterId)),
+      ...(await tenantSettingsFixture(t, tenant)),
+      ...(await findingGroupFixture(t, tenant)),
     };
   });
 

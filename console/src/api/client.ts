@@ -28,6 +28,11 @@ export function onSessionEnded(listener: SessionEndedListener): () => void {
   return () => sessionEndedListeners.delete(listener);
 }
 
+/** Tells the console the session is gone (any call that learns it, the file download included). */
+export function announceSessionEnded(error: ApiRequestError): void {
+  for (const listener of sessionEndedListeners) listener(error);
+}
+
 /** Empty values are left out: the API reads `q=` as "not given" anyway. */
 export function queryString(query: Query = {}): string {
   const params = new URLSearchParams();
@@ -57,7 +62,7 @@ export async function api<T>(method: string, path: string, options: CallOptions 
   }
   if (!response.ok) {
     const error = await errorFromResponse(response);
-    if (error.endsSession && !options.quiet) for (const listener of sessionEndedListeners) listener(error);
+    if (error.endsSession && !options.quiet) announceSessionEnded(error);
     throw error;
   }
   if (response.status === 204) return undefined as T;

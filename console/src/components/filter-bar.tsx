@@ -1,9 +1,10 @@
 /**
  * Edits the API's `filters` parameter (`key:value,key:value`; the same key twice means either
  * value, different keys must all match; `\,` escapes a comma in a value) as removable chips.
- * The parameter goes into the URL exactly as the API reads it.
+ * The parameter goes into the URL exactly as the API reads it. Keys with a closed set of values
+ * (`values`, e.g. severities or true/false) offer them in a list instead of a text box.
  */
-import { type FormEvent, useId } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 
 export type Filter = [key: string, value: string];
 
@@ -39,18 +40,25 @@ export function FilterBar({
   keys,
   value,
   onChange,
+  labels = {},
+  values = {},
 }: {
   keys: readonly string[];
   value: string | undefined;
   onChange: (filters: string | undefined) => void;
+  /** a readable name per key (the facets' `name`); the key itself otherwise */
+  labels?: Partial<Record<string, string>>;
+  /** the values a key can take, when they form a closed set */
+  values?: Partial<Record<string, readonly (string | { value: string; label: string })[]>>;
 }) {
   const id = useId();
   const filters = parseFilters(value);
+  const [key, setKey] = useState<string>(keys[0] ?? '');
+  const choices = values[key];
 
   function add(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const key = String(form.get('key') ?? '');
     const text = String(form.get('value') ?? '').trim();
     if (!key || !text) return;
     const exists = filters.some(([k, v]) => k === key && v === text);
@@ -61,17 +69,30 @@ export function FilterBar({
     <div className="filter-bar">
       <form className="filter-form" onSubmit={add} key={value ?? ''}>
         <label htmlFor={`${id}-key`}>Filter</label>
-        <select id={`${id}-key`} name="key" defaultValue={keys[0]}>
-          {keys.map((key) => (
-            <option key={key} value={key}>
-              {key}
+        <select id={`${id}-key`} name="key" value={key} onChange={(event) => setKey(event.target.value)}>
+          {keys.map((k) => (
+            <option key={k} value={k}>
+              {labels[k] ?? k}
             </option>
           ))}
         </select>
         <label htmlFor={`${id}-value`} className="visually-hidden">
           Filter value
         </label>
-        <input id={`${id}-value`} name="value" type="text" placeholder="exact value" />
+        {choices ? (
+          <select id={`${id}-value`} name="value" key={key}>
+            {choices.map((choice) => {
+              const option = typeof choice === 'string' ? { value: choice, label: choice } : choice;
+              return (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              );
+            })}
+          </select>
+        ) : (
+          <input id={`${id}-value`} name="value" type="text" placeholder="exact value" key={key} />
+        )}
         <button type="submit" className="button">
           Add filter
         </button>
@@ -81,7 +102,7 @@ export function FilterBar({
           {filters.map(([key, text], index) => (
             <li key={`${key}:${text}`} className="chip">
               <span>
-                {key}: <strong>{text}</strong>
+                {labels[key] ?? key}: <strong>{text}</strong>
               </span>
               <button
                 type="button"

@@ -1,7 +1,8 @@
 /**
  * The account at a glance, from the lists this server offers: how many clusters, live resources,
  * containers, registries, actions and members it holds, resources by kind, containers by cluster,
- * and the clusters that reported most recently. Every number is an API total and links to its list.
+ * and the clusters that reported most recently; then the risks (overview-risks.tsx). Every number
+ * is an API total and links to its list.
  */
 import { api } from '../api/client.js';
 import type { Account, Cluster, PageList, Registry } from '../api/types.js';
@@ -15,6 +16,7 @@ import { useLoad } from '../hooks/use-load.js';
 import { accountPath, clusterPath } from '../paths.js';
 import { Link } from '../router.js';
 import type { ViewProps } from '../routes.js';
+import { loadRiskOverview, type RiskOverview, RiskPanels } from './overview-risks.js';
 
 /** Kinds worth a bar; the resources view lists every kind. */
 const KINDS = [
@@ -47,6 +49,7 @@ interface Tile {
 
 interface Overview {
   tiles: Tile[];
+  risks: RiskOverview;
   kinds: Bar[];
   containersByCluster: Bar[];
   recent: Cluster[];
@@ -58,7 +61,8 @@ async function loadOverview(account: Account, offers: (op: string) => boolean, s
     api<T>('GET', path, { query, signal });
   const total = async (path: string, query: Record<string, string | number>) =>
     (await get<{ total_count: number }>(path, query)).total_count;
-  const overview: Overview = { tiles: [], kinds: [], containersByCluster: [], recent: [] };
+  const risks = loadRiskOverview(account, offers, signal); // in parallel with the counts below
+  const overview: Omit<Overview, 'risks'> = { tiles: [], kinds: [], containersByCluster: [], recent: [] };
 
   let clusters: Cluster[] = [];
   if (offers('GET /accounts/{account_id}/clusters')) {
@@ -141,7 +145,7 @@ async function loadOverview(account: Account, offers: (op: string) => boolean, s
   await Promise.all(tasks);
   const order = ['Clusters', 'Live resources', 'Containers', 'Registries', 'Cluster actions', 'Members'];
   overview.tiles.sort((a, b) => order.indexOf(a.label) - order.indexOf(b.label));
-  return overview;
+  return { ...overview, risks: await risks };
 }
 
 export default function OverviewView({ account }: ViewProps) {
@@ -167,6 +171,7 @@ export default function OverviewView({ account }: ViewProps) {
               </li>
             ))}
           </ul>
+          <RiskPanels account={account} risks={data.risks} />
           <div className="overview-grid">
             {data.kinds.length > 0 && <BarChart title="Live resources by kind" bars={data.kinds} />}
             {data.containersByCluster.length > 0 && (

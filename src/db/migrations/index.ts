@@ -5,6 +5,10 @@ import { vulnerabilities } from './0003-vulnerabilities.js';
 import { identities } from './0004-identities.js';
 import { runtime } from './0005-runtime.js';
 import { tenantNames } from './0006-tenant-names.js';
+import { findings } from './0007-findings.js';
+import { integrations } from './0008-integrations.js';
+import { knowledgeBase } from './0009-knowledge-base.js';
+import { runtimeWindowSweep } from './0010-runtime-window-sweep.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -14,4 +18,8 @@ export const migrations: readonly Migration[] = [
   identities,
   runtime,
   tenantNames,
+  findings,
+  integrations,
+  knowledgeBase,
+  runtimeWindowSweep,
 ];

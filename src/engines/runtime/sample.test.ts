@@ -46,7 +46,10 @@ describe('the sample stream', () => {
   });
 
   test('normal behaviour after the capture is covered: nginx and api raise nothing', () => {
-    for (const id of ['cluster-1/storefront/Deployment/web/nginx', 'cluster-1/storefront/Deployment/api/api']) {
+    for (const id of [
+      'cluster-1/storefront/Deployment/web/nginx',
+      'cluster-1/storefront/Deployment/api/api',
+    ]) {
       const state = states.get(id)!;
       assert.ok(state.ongoing.eventCount > 40);
       assert.equal(state.ongoing.driftEvents, 0, id);

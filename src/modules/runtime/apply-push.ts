@@ -90,10 +90,14 @@ async function idCompleter(tx: Executor, scope: PushScope, events: readonly Runt
   return (id: string) => full.get(id) ?? id;
 }
 
-async function writeInsights(
+/**
+ * Upserts the insights of changed states that raise one; returns those whose analysis changed, for
+ * the LLM queue. Shared with the learning-window sweep (window-sweep.ts).
+ */
+export async function writeInsights(
   tx: Executor,
-  scope: PushScope,
-  raising: Change[],
+  scope: Pick<PushScope, 'accountId'>,
+  raising: Pick<Change, 'id' | 'after'>[],
   contexts: Map<string, DerivedContext>,
 ) {
   const heads = await insights.findHeads(

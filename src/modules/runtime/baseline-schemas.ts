@@ -14,7 +14,10 @@ export const BaselineEntrySchema = Type.Object({
   image_name: Type.String(),
   notes: Type.String({ description: 'how the baseline was learned: window, events, time span' }),
   created_at: Timestamp,
-  created_by: Type.String({ description: 'the user whose push closed the learning window' }),
+  created_by: Type.String({
+    description:
+      "the user whose push closed the learning window; 'system:learning-window' when the server's sweep closed it",
+  }),
   fingerprint: FingerprintSchema,
 });
 

@@ -58,7 +58,17 @@ export function badLine(problem: LineProblem): ApiError {
   );
 }
 
-async function lockRuntimeOfCluster(tx: Executor, clusterId: string): Promise<void> {
+/**
+ * Runs inside the push's transaction after its rows are written, like the Kubernetes push
+ * listeners: the findings evaluation turns the cluster's insights into runtime findings.
+ */
+export type RuntimePushListener = (
+  tx: Executor,
+  push: { accountId: string; clusterId: string; now: Date },
+) => Promise<void>;
+
+/** Serialises the writers of a cluster's workload states: its pushes and the window sweep. */
+export async function lockRuntimeOfCluster(tx: Executor, clusterId: string): Promise<void> {
   await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [RUNTIME_LOCK_CLASS, clusterId]);
 }
 
@@ -66,10 +76,12 @@ export function createRuntimeIngestService({
   db,
   clusters,
   llmQueue,
+  listeners = [],
 }: {
   db: Database;
   clusters: ClusterService;
   llmQueue: LlmQueue | null;
+  listeners?: readonly RuntimePushListener[];
 }) {
   return {
     async ingest(
@@ -99,6 +111,7 @@ export function createRuntimeIngestService({
           const replay = await claimIdempotencyKey<RuntimePushResponse>(tx, idempotency);
           if (replay) return { response: replay.response, replayed: true, changed: [] };
         }
+        const now = new Date();
         const outcome = await applyRuntimePush(
           tx,
           {
@@ -106,10 +119,13 @@ export function createRuntimeIngestService({
             clusterId: cluster.id,
             userId: actor.userId,
             settings: await loadRuntimeSettings(tx, cluster.account_id),
-            now: new Date(),
+            now,
           },
           parsed.events,
         );
+        for (const listener of listeners) {
+          await listener(tx, { accountId: cluster.account_id, clusterId: cluster.id, now });
+        }
         const response: RuntimePushResponse = {
           cluster_id: cluster.id,
           events: parsed.events.length,

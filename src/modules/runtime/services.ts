@@ -14,10 +14,11 @@ import type { AccountService } from '../accounts/service.js';
 import type { ClusterService } from '../clusters/service.js';
 import { createBaselineService } from './baseline-service.js';
 import { createHttpObservationService } from './http-service.js';
-import { createRuntimeIngestService } from './ingest-service.js';
+import { createRuntimeIngestService, type RuntimePushListener } from './ingest-service.js';
 import { createInsightService } from './insight-service.js';
 import { createLlmQueue } from './llm-queue.js';
 import { createRuntimeSettingsService } from './settings-service.js';
+import { createWindowSweep } from './window-sweep.js';
 
 function llmConfigOf(config: Config): LlmAnalyserConfig | null {
   try {
@@ -38,17 +39,29 @@ export function createRuntimeServices(deps: {
   db: Database;
   accounts: AccountService;
   clusters: ClusterService;
+  /** run inside each runtime push's transaction (the findings evaluation) */
+  runtimeListeners?: readonly RuntimePushListener[];
 }) {
   const { config, db, accounts, clusters } = deps;
   const llm = llmConfigOf(config);
   const runtimeLlmQueue = llm ? createLlmQueue({ db, analyser: createLlmAnalyser(llm) }) : null;
   return {
-    runtimeIngest: createRuntimeIngestService({ db, clusters, llmQueue: runtimeLlmQueue }),
+    runtimeIngest: createRuntimeIngestService({
+      db,
+      clusters,
+      llmQueue: runtimeLlmQueue,
+      listeners: deps.runtimeListeners ?? [],
+    }),
     runtimeInsights: createInsightService({ db, accounts }),
     runtimeBaselines: createBaselineService({ db, accounts }),
     runtimeHttpObservations: createHttpObservationService({ db, accounts }),
     runtimeSettings: createRuntimeSettingsService({ db, accounts }),
     runtimeLlmQueue,
+    runtimeWindowSweep: createWindowSweep({
+      db,
+      llmQueue: runtimeLlmQueue,
+      periodSeconds: config.RUNTIME_WINDOW_SWEEP_SECONDS,
+    }),
   };
 }
 

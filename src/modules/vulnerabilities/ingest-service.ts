@@ -4,7 +4,7 @@
  * one transaction that also maintains the derived package and CVE rows and records the
  * Idempotency-Key's answer.
  */
-import type { Database } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { bodyText, decodeIngestBody } from '../../ingest/body.js';
@@ -60,12 +60,23 @@ export function readScanBody(text: string): ScanReport {
   );
 }
 
+/**
+ * Runs inside the scan's transaction after it is stored (not for a superseded scan), like the
+ * Kubernetes push listeners: the findings evaluation re-judges the clusters running the image.
+ */
+export type ScanPushListener = (
+  tx: Executor,
+  scan: { accountId: string; imageId: string; now: Date },
+) => Promise<void>;
+
 export function createVulnerabilityIngestService({
   db,
   clusters,
+  listeners = [],
 }: {
   db: Database;
   clusters: ClusterService;
+  listeners?: readonly ScanPushListener[];
 }) {
   return {
     async ingest(
@@ -99,6 +110,10 @@ export function createVulnerabilityIngestService({
           rows,
           now,
         );
+        if (outcome !== 'superseded') {
+          for (const listener of listeners)
+            await listener(tx, { accountId: cluster.account_id, imageId: rows.image.id, now });
+        }
         const response: ScanPushResponse = {
           cluster_id: cluster.id,
           image_id: rows.image.id,

@@ -5,7 +5,7 @@ import type { AccountService } from '../accounts/service.js';
 import type { ClusterService } from '../clusters/service.js';
 import { createCveReportService } from './cve-report-service.js';
 import { createFeedService } from './feed-service.js';
-import { createVulnerabilityIngestService } from './ingest-service.js';
+import { createVulnerabilityIngestService, type ScanPushListener } from './ingest-service.js';
 import { createPackageService } from './package-service.js';
 
 export function createVulnerabilityServices(deps: {
@@ -13,10 +13,16 @@ export function createVulnerabilityServices(deps: {
   db: Database;
   accounts: AccountService;
   clusters: ClusterService;
+  /** run inside each stored scan's transaction (the findings evaluation) */
+  scanListeners?: readonly ScanPushListener[];
 }) {
   const { config, db, accounts, clusters } = deps;
   return {
-    vulnerabilityIngest: createVulnerabilityIngestService({ db, clusters }),
+    vulnerabilityIngest: createVulnerabilityIngestService({
+      db,
+      clusters,
+      listeners: deps.scanListeners ?? [],
+    }),
     packages: createPackageService({ db, accounts }),
     cveReport: createCveReportService({ db, accounts }),
     feeds: createFeedService({ db, feedAdminTenant: config.FEED_ADMIN_TENANT }),

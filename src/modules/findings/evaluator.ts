@@ -1,0 +1,126 @@
+/**
+ * When findings are evaluated, and over what: the ingestion hooks. Each one evaluates only what
+ * its push can have changed (docs/findings.md, "When findings are evaluated"):
+ *
+ * - Kubernetes push: misconfigurations of the workload objects whose latest version changed
+ *   (never the whole cluster); the cluster's vulnerabilities when workloads changed (the
+ *   inventory of running images follows pods); the cluster's identity findings when the push
+ *   touched what identities derive from (this hook runs after the identities recompute).
+ * - Scan push: vulnerabilities of the clusters where the scanned image runs.
+ * - Runtime push: runtime findings of the pushed cluster.
+ *
+ * @example
+ *   const findings = createFindingsEvaluator({ listeners: [recordOutbox] });
+ *   createKubernetesIngestService({ db, clusters, listeners: [recomputeIdentitiesOnPush, findings.onKubernetesPush] });
+ */
+import type { Executor } from '../../db/database.js';
+import {
+  type FindingDraft,
+  type FindingFamily,
+  identityFindings,
+  isWorkloadKind,
+  runtimeFindings,
+  vulnerabilityFindings,
+  workloadFindings,
+} from '../../engines/findings/index.js';
+import type { KubernetesPushListener } from '../clusters/ingest-service.js';
+import { touchesIdentities } from '../identities/recompute.js';
+import { applyEvaluation, type EvaluationSummary } from './evaluate.js';
+import type { FindingGroupsOpenedListener } from './events.js';
+import * as sources from './sources.js';
+import { findTenantId } from './store.js';
+
+export interface EvaluatedCluster {
+  accountId: string;
+  clusterId: string;
+}
+
+export interface ScanPushed {
+  accountId: string;
+  imageId: string;
+  now: Date;
+}
+
+export interface RuntimePushed {
+  accountId: string;
+  clusterId: string;
+  now: Date;
+}
+
+export function createFindingsEvaluator({
+  listeners = [],
+}: {
+  listeners?: readonly FindingGroupsOpenedListener[];
+} = {}) {
+  async function apply(
+    tx: Executor,
+    cluster: EvaluatedCluster,
+    family: FindingFamily,
+    sourceKeys: readonly string[],
+    drafts: FindingDraft[],
+    at: Date,
+  ): Promise<EvaluationSummary> {
+    const context = { tenantId: await findTenantId(tx, cluster.accountId), at, listeners };
+    return applyEvaluation(tx, { ...cluster, family, sourceKeys }, drafts, context);
+  }
+
+  const evaluator = {
+    /** Misconfigurations of some workload objects (uids of any kind; deleted ones lose theirs). */
+    async evaluateObjects(tx: Executor, cluster: EvaluatedCluster, uids: readonly string[], at: Date) {
+      const objects = await sources.loadWorkloads(tx, cluster, uids);
+      return apply(tx, cluster, 'misconfiguration', uids, workloadFindings(cluster.clusterId, objects), at);
+    },
+
+    async evaluateIdentities(tx: Executor, cluster: EvaluatedCluster, at: Date) {
+      const identities = await sources.loadRiskyIdentities(tx, cluster);
+      const drafts = identityFindings(cluster.clusterId, identities);
+      return apply(tx, cluster, 'identity', [cluster.clusterId], drafts, at);
+    },
+
+    async evaluateVulnerabilities(tx: Executor, cluster: EvaluatedCluster, at: Date) {
+      const rows = await sources.loadRunningVulnerabilities(tx, cluster);
+      const drafts = vulnerabilityFindings(cluster.clusterId, rows);
+      return apply(tx, cluster, 'vulnerability', [cluster.clusterId], drafts, at);
+    },
+
+    async evaluateRuntime(tx: Executor, cluster: EvaluatedCluster, at: Date) {
+      const insights = await sources.loadAlertingInsights(tx, cluster);
+      return apply(
+        tx,
+        cluster,
+        'runtime',
+        [cluster.clusterId],
+        runtimeFindings(cluster.clusterId, insights),
+        at,
+      );
+    },
+
+    /** The Kubernetes ingestion hook; register it after recomputeIdentitiesOnPush. */
+    onKubernetesPush: (async (tx, push) => {
+      const cluster = { accountId: push.accountId, clusterId: push.clusterId };
+      const workloads = push.changed
+        .filter((change) => isWorkloadKind(change.kind))
+        .map((change) => change.uid);
+      if (workloads.length > 0) {
+        await evaluator.evaluateObjects(tx, cluster, [...new Set(workloads)], push.now);
+        await evaluator.evaluateVulnerabilities(tx, cluster, push.now);
+      }
+      if (touchesIdentities(push.changed)) await evaluator.evaluateIdentities(tx, cluster, push.now);
+    }) satisfies KubernetesPushListener,
+
+    /** The scan ingestion hook: a new scan of an image changes the findings where it runs. */
+    async onScanPush(tx: Executor, scan: ScanPushed): Promise<void> {
+      for (const clusterId of await sources.clustersRunningImage(tx, scan.accountId, scan.imageId)) {
+        await evaluator.evaluateVulnerabilities(tx, { accountId: scan.accountId, clusterId }, scan.now);
+      }
+    },
+
+    /** The runtime ingestion hook. */
+    async onRuntimePush(tx: Executor, push: RuntimePushed): Promise<void> {
+      await evaluator.evaluateRuntime(tx, { accountId: push.accountId, clusterId: push.clusterId }, push.now);
+    },
+  };
+  return evaluator;
+}
+
+export type FindingsEvaluator = ReturnType<typeof createFindingsEvaluator>;

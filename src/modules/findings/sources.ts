@@ -1,0 +1,185 @@
+/**
+ * What each evaluation reads: the stored facts of one cluster (or of some of its objects), in
+ * the shapes the pure rules of src/engines/findings take. Every query is scoped by account and
+ * cluster and reads derived, indexed rows; only the misconfiguration loader reads raw objects,
+ * and only those of the objects a push changed.
+ */
+import type { Executor } from '../../db/database.js';
+import {
+  type EvaluatedWorkload,
+  type IdentityFacts,
+  type InsightFacts,
+  type RunningVulnerability,
+  WORKLOAD_KINDS,
+} from '../../engines/findings/index.js';
+
+export interface ClusterScope {
+  accountId: string;
+  clusterId: string;
+}
+
+/** The live latest versions of the given workload objects; deleted ones are simply absent. */
+export async function loadWorkloads(
+  db: Executor,
+  scope: ClusterScope,
+  uids: readonly string[],
+): Promise<EvaluatedWorkload[]> {
+  if (uids.length === 0) return [];
+  const { rows } = await db.query<{
+    uid: string;
+    kind: string;
+    name: string;
+    namespace: string;
+    owner_uid: string | null;
+    raw: string;
+  }>(
+    `select uid, kind, name, namespace, owner_uid, raw from cluster_resources
+      where account_id = $1 and cluster_id = $2 and uid = any($3::text[]) and is_latest
+        and deleted_at is null and kind = any($4::text[])`,
+    [scope.accountId, scope.clusterId, uids, WORKLOAD_KINDS],
+  );
+  return rows.map((row) => ({
+    uid: row.uid,
+    kind: row.kind,
+    name: row.name,
+    namespace: row.namespace,
+    ownerUid: row.owner_uid,
+    raw: JSON.parse(row.raw) as Record<string, unknown>,
+  }));
+}
+
+/** Open identities of the cluster at risk level High or Critical. */
+export async function loadRiskyIdentities(db: Executor, scope: ClusterScope): Promise<IdentityFacts[]> {
+  const { rows } = await db.query<{
+    id: string;
+    name: string;
+    namespace: string;
+    type: string;
+    risk_level: string;
+    risk_score: number;
+    risk_types: string[];
+    status: string;
+  }>(
+    `select id, name, namespace, type, risk_level, risk_score, risk_types, status from identities
+      where account_id = $1 and cluster_id = $2 and deleted_at is null and status = 'open'
+        and risk_level in ('High', 'Critical')`,
+    [scope.accountId, scope.clusterId],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    namespace: row.namespace,
+    type: row.type,
+    riskLevel: row.risk_level,
+    riskScore: Number(row.risk_score),
+    riskTypes: row.risk_types,
+    status: row.status,
+  }));
+}
+
+/**
+ * Critical or known-exploited CVEs of the images the cluster's live containers run, per workload
+ * (the inventory's top owner). Image usage is the vulnerabilities module's view (digest, config
+ * digest, or repository + tag), so "in use" means the same here as in the CVE report.
+ */
+export async function loadRunningVulnerabilities(
+  db: Executor,
+  scope: ClusterScope,
+): Promise<RunningVulnerability[]> {
+  const { rows } = await db.query<{
+    owner_uid: string;
+    owner_kind: string;
+    owner_name: string;
+    owner_namespace: string;
+    image_repo: string;
+    image_tag: string;
+    image_digest: string;
+    cve_name: string;
+    package_name: string;
+    package_version: string;
+    severity: string;
+    fixed_in_version: string;
+    known_exploited: boolean;
+  }>(
+    `with used as (
+       select distinct image_id, owner_uid from vulnerability_image_usage
+        where account_id = $1 and cluster_id = $2),
+     owners as (
+       select distinct on (owner_uid) owner_uid, owner_kind, owner_name, owner_namespace
+         from inventory_containers where account_id = $1 and cluster_id = $2
+        order by owner_uid, owner_kind, owner_name)
+     select o.owner_uid, o.owner_kind, o.owner_name, o.owner_namespace, i.image_repo, i.image_tag,
+            i.image_digest, f.cve_name, p.name as package_name, p.version as package_version, f.severity,
+            f.fixed_in_version, k.known_exploited
+       from used
+       join owners o on o.owner_uid = used.owner_uid
+       join vulnerability_images i on i.account_id = $1 and i.id = used.image_id
+       join vulnerability_findings f on f.account_id = $1 and f.image_id = used.image_id
+       join vulnerability_packages p on p.account_id = $1 and p.id = f.package_id
+       cross join lateral (
+         select exists (select 1 from kev_entries e where e.cve = any(f.lookup_cves)) as known_exploited) k
+      where f.severity = 'critical' or k.known_exploited`,
+    [scope.accountId, scope.clusterId],
+  );
+  return rows.map((row) => ({
+    ownerUid: row.owner_uid,
+    ownerKind: row.owner_kind,
+    ownerName: row.owner_name,
+    ownerNamespace: row.owner_namespace,
+    image: row.image_tag ? `${row.image_repo}:${row.image_tag}` : row.image_repo || row.image_digest,
+    imageDigest: row.image_digest,
+    cveName: row.cve_name,
+    packageName: row.package_name,
+    packageVersion: row.package_version,
+    severity: row.severity,
+    fixedInVersion: row.fixed_in_version,
+    knownExploited: row.known_exploited,
+  }));
+}
+
+/** Runtime insights of the cluster that drifted or were judged malicious. */
+export async function loadAlertingInsights(db: Executor, scope: ClusterScope): Promise<InsightFacts[]> {
+  const { rows } = await db.query<{
+    id: string;
+    workload_id: string;
+    namespace: string;
+    workload_kind: string;
+    workload_name: string;
+    container_name: string;
+    container_id: string;
+    severity: string;
+    has_drift: boolean;
+    malicious: boolean;
+  }>(
+    `select id, workload_id, namespace, workload_kind, workload_name, container_name, container_id, severity,
+            has_drift, malicious
+       from runtime_insights
+      where account_id = $1 and cluster_id = $2 and (has_drift or malicious)`,
+    [scope.accountId, scope.clusterId],
+  );
+  return rows.map((row) => ({
+    insightId: row.id,
+    workloadId: row.workload_id,
+    namespace: row.namespace,
+    workloadKind: row.workload_kind,
+    workloadName: row.workload_name,
+    containerName: row.container_name,
+    containerId: row.container_id,
+    severity: row.severity,
+    hasDrift: row.has_drift,
+    malicious: row.malicious,
+  }));
+}
+
+/** Clusters of the account where a scanned image runs: the ones a new scan of it can change. */
+export async function clustersRunningImage(
+  db: Executor,
+  accountId: string,
+  imageId: string,
+): Promise<string[]> {
+  const { rows } = await db.query<{ cluster_id: string }>(
+    `select distinct cluster_id from vulnerability_image_usage where account_id = $1 and image_id = $2`,
+    [accountId, imageId],
+  );
+  return rows.map((row) => row.cluster_id);
+}
