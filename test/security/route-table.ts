@@ -37,12 +37,14 @@ export interface RouteCase {
    * For routes that are not account-scoped, what another tenant's caller gets: 404, an empty list,
    * or (for an id in the body) a 400 that reads exactly like an unknown id. `forbidden`: a global
    * route reserved to one tenant (feed imports), which answers 403 to every other tenant.
+   * `own_view`: a route about the caller itself (who am I), which names nothing of anyone else.
    */
-  otherTenant?: 'not_found' | 'empty_list' | 'unknown_reference' | 'forbidden';
+  otherTenant?: 'not_found' | 'empty_list' | 'unknown_reference' | 'forbidden' | 'own_view';
   body?: (fixture: SecurityFixture) => unknown;
 }
 
 export const ROUTES: RouteCase[] = [
+  { method: 'GET', path: '/console/session', role: 'viewer', accountScoped: false, otherTenant: 'own_view' },
   { method: 'GET', path: '/accounts', role: 'viewer', accountScoped: false, otherTenant: 'empty_list' },
   { method: 'GET', path: '/accounts/{account_id}', role: 'viewer', accountScoped: true },
   { method: 'GET', path: '/accounts/{account_id}/users', role: 'viewer', accountScoped: true },

@@ -117,6 +117,10 @@ describe('common security cases, for every route', () => {
       } else if (route.otherTenant === 'unknown_reference') {
         assert.equal(res.status, 400, res.text);
         assert.equal(res.body.validation_details[0].code, 'invalid_value');
+      } else if (route.otherTenant === 'own_view') {
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.body.tenant_id, other.tenantId);
+        assert.ok(!JSON.stringify(res.body).includes(tenant.accountId), 'nothing of the other tenant');
       } else {
         assert.equal(res.status, 200, res.text);
         assert.equal(res.body.total_count, res.body.entries.length);

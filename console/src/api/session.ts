@@ -5,41 +5,14 @@
 import { api } from './client.js';
 import type { Account, ConsoleSession, OffsetList } from './types.js';
 
-const CALLER = 'posture.caller';
-
 export async function signIn(accessKeyId: string, secretKey: string): Promise<ConsoleSession> {
-  const session = await api<ConsoleSession>('POST', '/console/session', {
+  return api<ConsoleSession>('POST', '/console/session', {
     body: { access_key_id: accessKeyId, secret_key: secretKey },
     quiet: true,
   });
-  // Who signed in (ids only, never the token) for this tab, so views can tell which actions the
-  // caller's role allows: the API has no "who am I" call a reloaded page could ask instead.
-  try {
-    window.sessionStorage.setItem(CALLER, JSON.stringify({ user_id: session.user_id }));
-  } catch {
-    // storage disabled: actions stay offered and the server's refusals are shown
-  }
-  return session;
-}
-
-/** The user id of the person signed in in this tab, when known. */
-export function signedInUserId(): string | null {
-  try {
-    const stored = JSON.parse(window.sessionStorage.getItem(CALLER) ?? 'null') as {
-      user_id?: unknown;
-    } | null;
-    return typeof stored?.user_id === 'string' ? stored.user_id : null;
-  } catch {
-    return null;
-  }
 }
 
 export function signOut(): Promise<void> {
-  try {
-    window.sessionStorage.removeItem(CALLER);
-  } catch {
-    // nothing stored
-  }
   return api<void>('DELETE', '/console/session', { quiet: true });
 }
 

@@ -7,7 +7,10 @@ import type { AccessKeySchema, CreatedAccessKeySchema } from '../../../src/modul
 import type { AccountSchema } from '../../../src/modules/accounts/schemas.js';
 import type { ClusterActionSchema } from '../../../src/modules/cluster-actions/schemas.js';
 import type { ClusterSchema } from '../../../src/modules/clusters/schemas.js';
-import type { ConsoleSessionResponse } from '../../../src/modules/console/session-schemas.js';
+import type {
+  ConsoleCaller as ConsoleCallerSchema,
+  ConsoleSessionResponse,
+} from '../../../src/modules/console/session-schemas.js';
 import type {
   FilterOptionsSchema,
   IdentitiesReportSchema,
@@ -42,6 +45,7 @@ export type CreatedAccessKey = Static<typeof CreatedAccessKeySchema>;
 export type Cluster = Static<typeof ClusterSchema>;
 export type ClusterAction = Static<typeof ClusterActionSchema>;
 export type ConsoleSession = Static<typeof ConsoleSessionResponse>;
+export type ConsoleCaller = Static<typeof ConsoleCallerSchema>;
 export type InventoryContainer = Static<typeof InventoryContainerSchema>;
 export type Member = Static<typeof MemberSchema>;
 export type Registry = Static<typeof RegistrySchema>;

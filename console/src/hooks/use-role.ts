@@ -1,27 +1,21 @@
 /**
- * The caller's role on an account (the strongest of its tenant-level roles and its roles on the
- * account), from GET .../users/{user_id}/roles, so views can hide what the role does not allow.
- * `null` while loading or when the caller is unknown (a tab opened after sign-in in another one):
- * then actions stay offered and a refusal from the server is shown as any error.
+ * The caller's role on an account (the stronger of its tenant role and its role on that account,
+ * as its key narrows them), from GET /console/session, so views can hide what the role does not
+ * allow. `null` while loading or when the call fails: then actions stay offered and a refusal from
+ * the server is shown as any error (the API checks every call regardless).
  */
-import { signedInUserId } from '../api/session.js';
-import type { Account, RoleAssignment } from '../api/types.js';
-import { accountPath } from '../paths.js';
+import type { Account, ConsoleCaller } from '../api/types.js';
 import { useApi } from './use-api.js';
 
 const RANK = { viewer: 1, editor: 2, admin: 3 } as const;
 export type RoleName = keyof typeof RANK;
 
 export function useRole(account: Account): RoleName | null {
-  const userId = signedInUserId();
-  const { data } = useApi<{ roles: RoleAssignment[] }>(
-    userId ? accountPath(account, `/users/${encodeURIComponent(userId)}/roles`) : null,
-  );
+  const { data } = useApi<ConsoleCaller>('/console/session');
   if (!data) return null;
-  let best: RoleName | null = null;
-  for (const role of data.roles) {
-    if (role.level === 'account' && role.account_id !== account.id) continue;
-    if (!best || RANK[role.name] > RANK[best]) best = role.name;
+  let best: RoleName | null = data.tenant_role;
+  for (const { account_id, role } of data.account_roles) {
+    if (account_id === account.id && (!best || RANK[role] > RANK[best])) best = role;
   }
   return best ?? 'viewer';
 }

@@ -224,3 +224,45 @@ describe('CSRF guard on cookie-authenticated writes', () => {
     assert.equal(res.body.code, 'token_expired');
   });
 });
+
+describe('GET /console/session', () => {
+  test('names the caller of the cookie, with its roles as its key narrows them', async () => {
+    const tenant = await createTenant(t);
+    const second = await tenant.addAccount();
+    const viewer = await tenant.addUser([
+      { level: 'tenant', role: 'viewer' },
+      { level: 'account', accountId: second, role: 'editor' },
+    ]);
+    const { token } = await signIn(viewer.accessKeyId, viewer.secretKey);
+    const res = await t.request({ method: 'GET', url: '/console/session', headers: cookie(token) });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.headers['cache-control'], 'no-store');
+    assert.deepEqual(res.body, {
+      tenant_id: tenant.tenantId,
+      user_id: viewer.userId,
+      access_key_id: viewer.accessKeyId,
+      key_scope: 'tenant',
+      key_account_id: null,
+      tenant_role: 'viewer',
+      account_roles: [{ account_id: second, role: 'editor' }],
+    });
+  });
+
+  test('an account-scoped key of a tenant admin acts, and is shown, as an admin of that one account', async () => {
+    const tenant = await createTenant(t);
+    const scoped = await tenant.addUser([{ level: 'tenant', role: 'admin' }], {
+      keyAccountId: tenant.accountId,
+    });
+    const res = await t.request({ method: 'GET', url: '/console/session', token: scoped.token });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.key_scope, 'account');
+    assert.equal(res.body.tenant_role, null);
+    assert.deepEqual(res.body.account_roles, [{ account_id: tenant.accountId, role: 'admin' }]);
+  });
+
+  test('without a session: 401, and no console header is needed to ask', async () => {
+    const res = await t.request({ method: 'GET', url: '/console/session' });
+    assert.equal(res.status, 401);
+    assert.equal(res.body.code, 'unauthenticated');
+  });
+});

@@ -1,19 +1,21 @@
 /**
- * POST /console/session and DELETE /console/session: the console's sign-in and sign-out. The
+ * POST /console/session and DELETE /console/session: the console's sign-in and sign-out (and GET,
+ * who is signed in). The
  * session token goes into an HttpOnly cookie instead of the body, so no page script ever holds
  * it; the API reads it from there (auth-hook.ts). Both calls need `x-posture-console: 1`, which a
  * page of another origin cannot send: no one can sign a visitor in or out from elsewhere.
  */
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { type Actor, roleOnAccount, roleOnTenant } from '../../http/actor.js';
 import type { Api } from '../../http/api.js';
-import { SESSION_COOKIE } from '../../http/auth-hook.js';
+import { actorOf, SESSION_COOKIE } from '../../http/auth-hook.js';
 import { CONSOLE_HEADER, hasConsoleHeader } from '../../http/csrf.js';
 import { ApiError } from '../../http/errors.js';
-import { errorResponses } from '../../http/schemas.js';
+import { authenticatedErrors, errorResponses } from '../../http/schemas.js';
 import { SessionRequest } from '../auth/schemas.js';
 import { sessionCookieOptions } from './session-cookie.js';
-import { ConsoleHeaders, ConsoleSessionResponse } from './session-schemas.js';
+import { ConsoleCaller, ConsoleHeaders, ConsoleSessionResponse } from './session-schemas.js';
 import type { ConsoleSessionService } from './session-service.js';
 
 /** Runs before the body is read: a forged request learns nothing and costs nothing. */
@@ -24,6 +26,31 @@ async function requireConsoleHeader(request: FastifyRequest): Promise<void> {
 }
 
 const secure = (request: FastifyRequest) => request.protocol === 'https';
+
+/** The caller's roles as its key narrows them (actor.ts does the arithmetic). */
+function callerOf(actor: Actor) {
+  const accountIds = new Set(
+    actor.assignments.flatMap((a) => (a.level === 'account' && a.accountId ? [a.accountId] : [])),
+  );
+  if (actor.keyAccountId) accountIds.add(actor.keyAccountId);
+  const tenantRole = roleOnTenant(actor);
+  const accountRoles = [...accountIds].sort().flatMap((accountId) => {
+    const role = roleOnAccount(actor, accountId);
+    // A tenant-scoped key's tenant role already covers every account: list only what adds to it.
+    return role && (actor.keyScope === 'account' || role !== tenantRole)
+      ? [{ account_id: accountId, role }]
+      : [];
+  });
+  return {
+    tenant_id: actor.tenantId,
+    user_id: actor.userId,
+    access_key_id: actor.accessKeyId,
+    key_scope: actor.keyScope,
+    key_account_id: actor.keyAccountId,
+    tenant_role: tenantRole,
+    account_roles: accountRoles,
+  };
+}
 
 export function consoleSessionRoutes(app: Api, { sessions }: { sessions: ConsoleSessionService }): void {
   const tags = ['console'];
@@ -58,6 +85,24 @@ export function consoleSessionRoutes(app: Api, { sessions }: { sessions: Console
       );
       reply.header('cache-control', 'no-store');
       return signedIn.body;
+    },
+  );
+
+  app.get(
+    '/console/session',
+    {
+      schema: {
+        tags,
+        summary: 'Who is signed in: the caller, its key and its roles',
+        description:
+          'Answers for the session of the cookie or of a Bearer token; the console reads it to offer ' +
+          'only the actions the caller may take (the API still checks every call).',
+        response: { 200: ConsoleCaller, ...authenticatedErrors() },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return callerOf(actorOf(request));
     },
   );
 
