@@ -37,7 +37,14 @@ export async function openPostgres(url: string, poolSize: number, logger: Databa
     ...base,
     async transaction(work) {
       const client = await pool.connect();
+      // A checked-out client has lost the pool's error listener: a connection terminated during
+      // the transaction (pg_terminate_backend, a restart) would emit an unhandled 'error' and end
+      // the process. The failing query reports it to the caller (503); the client is discarded.
       let broken = false;
+      const onConnectionError = () => {
+        broken = true;
+      };
+      client.on('error', onConnectionError);
       try {
         await client.query('BEGIN');
         const result = await work(executorOf(client));
@@ -51,6 +58,7 @@ export async function openPostgres(url: string, poolSize: number, logger: Databa
         }
         throw error;
       } finally {
+        client.removeListener('error', onConnectionError);
         client.release(broken);
       }
     },

@@ -13,7 +13,10 @@ const CONNECTION_ERROR_CODES = new Set([
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
-  const { code, message } = error as { code?: unknown; message?: unknown };
+  const { code, message, severity } = error as { code?: unknown; message?: unknown; severity?: unknown };
+  // A FATAL error ends the session: the database refused or dropped the connection, e.g. 55000
+  // "database is not currently accepting connections" or 53300 too many connections.
+  if (severity === 'FATAL') return true;
   if (typeof code === 'string') {
     if (CONNECTION_ERROR_CODES.has(code)) return true;
     // SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, cannot connect now)
