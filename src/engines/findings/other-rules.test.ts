@@ -34,6 +34,7 @@ test('IDN-001 fires for Critical identities, IDN-002 for High; lower levels and 
 });
 
 const vulnerability = (severity: string, knownExploited: boolean): RunningVulnerability => ({
+  imageId: 'image-1',
   ownerUid: 'd1',
   ownerKind: 'Deployment',
   ownerName: 'web',
@@ -56,6 +57,7 @@ test('VULN-001 fires for a known-exploited CVE of any severity, VULN-002 for oth
   assert.deepEqual(ids(vulnerability('high', false)), []);
   const [draft] = vulnerabilityFindings('c1', [vulnerability('critical', false)]);
   assert.equal(draft?.source.kind, 'Deployment');
+  assert.equal(draft?.scopeKey, 'image-1', 'owned by its image: a scan of it re-evaluates it alone');
   assert.match(
     draft?.messages[0] ?? '',
     /CVE-2024-0001 \(critical\) in openssl 3\.0\.1 .*fixed in openssl 3\.0\.2/,

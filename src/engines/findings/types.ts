@@ -60,6 +60,12 @@ export interface FindingDraft {
   source: FindingSource;
   /** distinguishes the findings of one group ('' when a group holds one finding at most) */
   detailKey: string;
+  /**
+   * The evaluation scope that owns this finding (stored as source_key), when it is narrower than
+   * the family's default (the source object for misconfigurations, the cluster otherwise): a
+   * vulnerability finding belongs to its image, so a scan re-evaluates that image's findings only.
+   */
+  scopeKey?: string;
   messages: string[];
   fixAttrs: Record<string, unknown>;
   /** rule-specific facts of this occurrence (container name, CVE id, ...) */

@@ -141,7 +141,7 @@ export async function applyEvaluation(
       id: stored?.id ?? newId(),
       group_id: group.id,
       fingerprint,
-      source_key: scope.family === 'misconfiguration' ? draft.source.id : clusterId,
+      source_key: draft.scopeKey ?? (scope.family === 'misconfiguration' ? draft.source.id : clusterId),
       type: draft.rule.type,
       rule_id: draft.rule.id,
       rule_title: draft.rule.title,

@@ -6,7 +6,7 @@
  *   (never the whole cluster); the cluster's vulnerabilities when workloads changed (the
  *   inventory of running images follows pods); the cluster's identity findings when the push
  *   touched what identities derive from (this hook runs after the identities recompute).
- * - Scan push: vulnerabilities of the clusters where the scanned image runs.
+ * - Scan push: the scanned image's vulnerability findings, in the clusters where it runs.
  * - Runtime push: runtime findings of the pushed cluster.
  *
  * @example
@@ -77,10 +77,20 @@ export function createFindingsEvaluator({
       return apply(tx, cluster, 'identity', [cluster.clusterId], drafts, at);
     },
 
-    async evaluateVulnerabilities(tx: Executor, cluster: EvaluatedCluster, at: Date) {
-      const rows = await sources.loadRunningVulnerabilities(tx, cluster);
+    /**
+     * Vulnerability findings of some images in the cluster (all of them when `imageIds` is not
+     * given): each finding is owned by its image, so only those images' findings are compared.
+     */
+    async evaluateVulnerabilities(
+      tx: Executor,
+      cluster: EvaluatedCluster,
+      at: Date,
+      imageIds?: readonly string[],
+    ) {
+      const images = imageIds ?? (await sources.imagesOfCluster(tx, cluster));
+      const rows = await sources.loadRunningVulnerabilities(tx, cluster, images);
       const drafts = vulnerabilityFindings(cluster.clusterId, rows);
-      return apply(tx, cluster, 'vulnerability', [cluster.clusterId], drafts, at);
+      return apply(tx, cluster, 'vulnerability', images, drafts, at);
     },
 
     async evaluateRuntime(tx: Executor, cluster: EvaluatedCluster, at: Date) {
@@ -111,7 +121,9 @@ export function createFindingsEvaluator({
     /** The scan ingestion hook: a new scan of an image changes the findings where it runs. */
     async onScanPush(tx: Executor, scan: ScanPushed): Promise<void> {
       for (const clusterId of await sources.clustersRunningImage(tx, scan.accountId, scan.imageId)) {
-        await evaluator.evaluateVulnerabilities(tx, { accountId: scan.accountId, clusterId }, scan.now);
+        await evaluator.evaluateVulnerabilities(tx, { accountId: scan.accountId, clusterId }, scan.now, [
+          scan.imageId,
+        ]);
       }
     },
 

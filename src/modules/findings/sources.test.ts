@@ -119,4 +119,13 @@ test('a critical CVE of a running image opens a vulnerability group on its workl
   }
   await pushScanOk(t, account, fixed);
   assert.equal((await groups(tenant, 'type:vulnerability'))[0]?.status, 'closed');
+
+  // The CVE back in a newer scan reopens it; the pod's deletion (a Kubernetes push naming no
+  // image) closes it again: the evaluation covers the images that still hold live findings.
+  const regressed = structuredClone(scan);
+  regressed.CreatedAt = '2024-12-02T00:00:00Z';
+  await pushScanOk(t, account, regressed);
+  assert.equal((await groups(tenant, 'type:vulnerability'))[0]?.status, 'open');
+  await pushWatchEvents(t, tenant, cluster.id, [deleted(pod)]);
+  assert.equal((await groups(tenant, 'type:vulnerability'))[0]?.status, 'closed');
 });

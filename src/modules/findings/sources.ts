@@ -79,14 +79,18 @@ export async function loadRiskyIdentities(db: Executor, scope: ClusterScope): Pr
 
 /**
  * Critical or known-exploited CVEs of the images the cluster's live containers run, per workload
- * (the inventory's top owner). Image usage is the vulnerabilities module's view (digest, config
- * digest, or repository + tag), so "in use" means the same here as in the CVE report.
+ * (the inventory's top owner), for the given images only. Image usage is the vulnerabilities
+ * module's view (digest, config digest, or repository + tag), so "in use" means the same here as
+ * in the CVE report.
  */
 export async function loadRunningVulnerabilities(
   db: Executor,
   scope: ClusterScope,
+  imageIds: readonly string[],
 ): Promise<RunningVulnerability[]> {
+  if (imageIds.length === 0) return [];
   const { rows } = await db.query<{
+    image_id: string;
     owner_uid: string;
     owner_kind: string;
     owner_name: string;
@@ -103,12 +107,12 @@ export async function loadRunningVulnerabilities(
   }>(
     `with used as (
        select distinct image_id, owner_uid from vulnerability_image_usage
-        where account_id = $1 and cluster_id = $2),
+        where account_id = $1 and cluster_id = $2 and image_id = any($3::uuid[])),
      owners as (
        select distinct on (owner_uid) owner_uid, owner_kind, owner_name, owner_namespace
          from inventory_containers where account_id = $1 and cluster_id = $2
         order by owner_uid, owner_kind, owner_name)
-     select o.owner_uid, o.owner_kind, o.owner_name, o.owner_namespace, i.image_repo, i.image_tag,
+     select used.image_id, o.owner_uid, o.owner_kind, o.owner_name, o.owner_namespace, i.image_repo, i.image_tag,
             i.image_digest, f.cve_name, p.name as package_name, p.version as package_version, f.severity,
             f.fixed_in_version, k.known_exploited
        from used
@@ -119,9 +123,10 @@ export async function loadRunningVulnerabilities(
        cross join lateral (
          select exists (select 1 from kev_entries e where e.cve = any(f.lookup_cves)) as known_exploited) k
       where f.severity = 'critical' or k.known_exploited`,
-    [scope.accountId, scope.clusterId],
+    [scope.accountId, scope.clusterId, imageIds],
   );
   return rows.map((row) => ({
+    imageId: row.image_id,
     ownerUid: row.owner_uid,
     ownerKind: row.owner_kind,
     ownerName: row.owner_name,
@@ -169,6 +174,21 @@ export async function loadAlertingInsights(db: Executor, scope: ClusterScope): P
     hasDrift: row.has_drift,
     malicious: row.malicious,
   }));
+}
+
+/**
+ * Every image a vulnerability evaluation of the whole cluster must cover: the images its live
+ * containers run, and those that still hold live findings (their last container may be gone).
+ */
+export async function imagesOfCluster(db: Executor, scope: ClusterScope): Promise<string[]> {
+  const { rows } = await db.query<{ image_id: string }>(
+    `select image_id::text from vulnerability_image_usage where account_id = $1 and cluster_id = $2
+     union
+     select source_key from findings
+      where account_id = $1 and cluster_id = $2 and family = 'vulnerability' and deleted_at is null`,
+    [scope.accountId, scope.clusterId],
+  );
+  return rows.map((row) => row.image_id);
 }
 
 /** Clusters of the account where a scanned image runs: the ones a new scan of it can change. */
