@@ -22,6 +22,17 @@ const CODE_BY_STATUS = new Map<number, ErrorCode>(
   (Object.entries(ERROR_STATUS) as [ErrorCode, number][]).reverse().map(([code, status]) => [status, code]),
 );
 
+/**
+ * PostgreSQL cannot store the NUL character: in text it is SQLSTATE 22021, as a `\u0000` escape
+ * in jsonb 22P05 (both engines). Only client input carries one (a query parameter, a body field,
+ * an ingested object), so it is the client's 400, not a 500; the statement fails, so nothing is
+ * stored.
+ */
+const isUnstorableText = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '22021' || code === '22P05';
+};
+
 function toApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) {
@@ -39,6 +50,9 @@ function toApiError(error: FastifyError): ApiError {
     return ApiError.validation([
       { code: 'invalid_format', field: 'body', message: 'is not valid JSON', param: 'body' },
     ]);
+  }
+  if (isUnstorableText(error)) {
+    return new ApiError('bad_request', 'text values must not contain the NUL character (U+0000)');
   }
   if (isDatabaseUnavailable(error)) return new ApiError('unavailable');
   const status = error.statusCode ?? 500;

@@ -9,7 +9,7 @@
  * @example
  *   Fastify({ schemaController: { compilersFactory: { buildValidator: buildRequestValidator } } })
  */
-import AjvModule, { type Options } from 'ajv';
+import AjvModule, { type Options, type ValidateFunction } from 'ajv';
 import ajvFormatsModule from 'ajv-formats';
 
 // Both packages are CommonJS: at run time the default import is the class/plugin itself.
@@ -41,6 +41,52 @@ export function buildRequestValidator(externalSchemas: Record<string, unknown> =
     const ajv = httpPart === 'body' ? forBody : forText;
     const id = (schema as { $id?: string }).$id;
     // Ajv refuses to compile a second schema with the same $id: reuse the first.
-    return (id ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema as object);
+    const validate = (id ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema as object);
+    return httpPart === 'body' ? validate : refusingUnsafeNumbers(validate);
   };
+}
+
+/** A number text may not turn into: not finite, or beyond what a double holds exactly. */
+function unsafeNumber(value: unknown): 'type' | 'maximum' | undefined {
+  if (typeof value !== 'number') return undefined;
+  if (!Number.isFinite(value)) return 'type';
+  return Math.abs(value) > Number.MAX_SAFE_INTEGER ? 'maximum' : undefined;
+}
+
+/** The first top-level field holding an unsafe number (or an array holding one), and why. */
+function unsafeField(data: unknown): { field: string; keyword: 'type' | 'maximum' } | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  for (const [field, value] of Object.entries(data)) {
+    const keyword = Array.isArray(value) ? value.map(unsafeNumber).find(Boolean) : unsafeNumber(value);
+    if (keyword) return { field, keyword };
+  }
+  return undefined;
+}
+
+/**
+ * Text coercion turns `limit=Infinity` or `limit=1e309` into Infinity, which ajv 8 then lets
+ * through `integer`, `minimum` and `maximum` alike, and `offset=1e29` into a number no bigint
+ * holds; the database refused both (a 500). No query, path or header value means such a number:
+ * Infinity is a type error like `limit=abc`, a number beyond 2^53 is out of range.
+ */
+function refusingUnsafeNumbers(validate: ValidateFunction): ValidateFunction {
+  const checked = ((data: unknown) => {
+    const valid = validate(data);
+    checked.errors = validate.errors;
+    const unsafe = valid ? unsafeField(data) : undefined;
+    if (!unsafe) return valid;
+    checked.errors = [
+      {
+        instancePath: `/${unsafe.field}`,
+        schemaPath: '',
+        keyword: unsafe.keyword,
+        params: {},
+        message:
+          unsafe.keyword === 'type' ? 'must be a finite number' : 'must be at most 2^53 - 1 in magnitude',
+      },
+    ];
+    return false;
+  }) as ValidateFunction;
+  checked.errors = null;
+  return checked;
 }

@@ -48,8 +48,12 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   );
 }
 
-/** What any authenticated route can answer besides its own statuses. */
-export const AUTHENTICATED_ERRORS = [400, 401, 403, 404, 429, 500, 503] as const;
+/**
+ * What any authenticated route can answer besides its own statuses. 413 and 415 included: a client
+ * may send a body to any route that is not a GET (a DELETE, a body-less PUT), and Fastify reads it
+ * before the handler runs, so a body too large or of a type nobody parses is refused there.
+ */
+export const AUTHENTICATED_ERRORS = [400, 401, 403, 404, 413, 415, 429, 500, 503] as const;
 export const authenticatedErrors = (...extra: number[]) => errorResponses(...AUTHENTICATED_ERRORS, ...extra);
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC' });

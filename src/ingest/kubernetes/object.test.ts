@@ -191,6 +191,16 @@ describe('toKubeObject', () => {
     });
   }
 
+  test('nesting: 200 levels are stored, 100,000 (found by the fuzz suite: a 500) are refused', () => {
+    const nested = (depth: number) => JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`);
+    accept({ ...pod(), spec: { ...pod().spec, extra: nested(200) } });
+    for (const depth of [300, 100_000]) {
+      const detail = refuse({ ...pod(), spec: { ...pod().spec, extra: nested(depth) } });
+      assert.equal(detail.code, 'invalid_value');
+      assert.ok(detail.message.includes('nests deeper than 256 levels'), detail.message);
+    }
+  });
+
   test('a backslash followed by u0000 as plain text is storable', () => {
     accept({ ...pod(), metadata: { ...pod().metadata, labels: { a: 'x\\u0000y' } } });
   });

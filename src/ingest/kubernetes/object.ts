@@ -54,6 +54,25 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 /** JSON escapes PostgreSQL's jsonb refuses: NUL and unpaired surrogates (not preceded by a `\\`). */
 const UNSTORABLE_ESCAPE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/i;
 
+/**
+ * Kubernetes objects nest a few dozen levels at most (a CRD's schema included). A deeper value
+ * made JSON.stringify below overflow the stack (a 500), and PostgreSQL's jsonb parser has a
+ * stack bound of its own, so it is refused as the client's error.
+ */
+const MAX_NESTING = 256;
+
+/** Whether a parsed JSON value nests deeper than `limit`, walked without recursion. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [current, depth] = next;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > limit) return true;
+    for (const inner of Object.values(current)) pending.push([inner, depth + 1]);
+  }
+  return false;
+}
+
 class Invalid extends Error {
   constructor(
     readonly code: ValidationCode,
@@ -176,6 +195,9 @@ export function toKubeObject(item: PushedItem): KubeObject | ValidationDetail {
     const created = text(metadata.creationTimestamp, 'metadata.creationTimestamp', 40, false);
     const createdAt = created ? rfc3339(created, 'metadata.creationTimestamp') : null;
     const owner = controllerOwner(metadata);
+    if (nestsDeeperThan(object, MAX_NESTING)) {
+      throw new Invalid('invalid_value', `nests deeper than ${MAX_NESTING} levels`);
+    }
     if (kind === 'Pod') checkPod(object);
     const raw = kind === 'Secret' ? redactSecret(object) : object;
     const rawText = JSON.stringify(raw);

@@ -23,7 +23,7 @@ export async function authRoutes(app: Api, { auth }: { auth: AuthService }): Pro
         summary: 'Exchange an access key for a session token',
         security: [],
         body: SessionRequest,
-        response: { 200: SessionResponse, ...errorResponses(400, 401, 413, 429, 500, 503) },
+        response: { 200: SessionResponse, ...errorResponses(400, 401, 413, 415, 429, 500, 503) },
       },
     },
     async (request, reply) => {

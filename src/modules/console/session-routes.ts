@@ -116,7 +116,10 @@ export function consoleSessionRoutes(app: Api, { sessions }: { sessions: Console
         description: 'Idempotent: answers 204 whether or not the session still existed.',
         security: [],
         headers: ConsoleHeaders,
-        response: { 204: Type.Null({ description: 'signed out' }), ...errorResponses(403, 429, 500, 503) },
+        response: {
+          204: Type.Null({ description: 'signed out' }),
+          ...errorResponses(400, 403, 413, 415, 429, 500, 503),
+        },
       },
     },
     async (request, reply) => {
