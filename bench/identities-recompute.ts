@@ -49,7 +49,8 @@ async function call(method: 'POST', url: string, token: string | null, payload: 
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
-  if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+  if (res.statusCode !== 200 && res.statusCode !== 201)
+    throw new Error(`${url}: ${res.statusCode} ${res.body}`);
   return res.json();
 }
 
@@ -76,7 +77,9 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; cpu_ms: n
 }
 
 const print = (scenario: string, extra: Record<string, unknown>) =>
-  console.log(JSON.stringify({ engine, node: process.version, scenario, serviceAccounts, bindings, ...extra }));
+  console.log(
+    JSON.stringify({ engine, node: process.version, scenario, serviceAccounts, bindings, ...extra }),
+  );
 
 const first = await timed(() => call('POST', ingest, token, list(objects)));
 const counts = async () => {
@@ -91,9 +94,18 @@ const counts = async () => {
 print('first_push', { objects: objects.length, ms: first.ms, cpu_ms: first.cpu_ms, ...(await counts()) });
 
 const ref = { accountId: boot.account_id, clusterId: cluster.id, clusterName: 'bench' };
-const DERIVED = ['identities', 'identity_risks', 'identity_facets', 'identity_filter_values', 'identities_reports', 'rbac_objects'];
+const DERIVED = [
+  'identities',
+  'identity_risks',
+  'identity_facets',
+  'identity_filter_values',
+  'identities_reports',
+  'rbac_objects',
+];
 await database.db.exec(`truncate ${DERIVED.join(', ')}`);
-const fromEmpty = await timed(() => database.db.transaction((tx) => recomputeClusterIdentities(tx, ref, new Date())));
+const fromEmpty = await timed(() =>
+  database.db.transaction((tx) => recomputeClusterIdentities(tx, ref, new Date())),
+);
 print('recompute_from_empty', { ms: fromEmpty.ms, cpu_ms: fromEmpty.cpu_ms });
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -101,7 +113,9 @@ for (const rbacChanged of [true, false]) {
   const runs: { ms: number; cpu_ms: number }[] = [];
   for (let i = 0; i < 5; i++) {
     runs.push(
-      await timed(() => database.db.transaction((tx) => recomputeClusterIdentities(tx, ref, new Date(), { rbacChanged }))),
+      await timed(() =>
+        database.db.transaction((tx) => recomputeClusterIdentities(tx, ref, new Date(), { rbacChanged })),
+      ),
     );
   }
   print(rbacChanged ? 'recompute_unchanged' : 'recompute_unchanged_workloads_only', {
@@ -111,11 +125,21 @@ for (const rbacChanged of [true, false]) {
   });
 }
 
-const binding = roleBinding('ns-0', 'bench-extra', 'secret-reader', [saSubject('ns-0', 'sa-0')], 'ClusterRole');
+const binding = roleBinding(
+  'ns-0',
+  'bench-extra',
+  'secret-reader',
+  [saSubject('ns-0', 'sa-0')],
+  'ClusterRole',
+);
 const one = await timed(() => call('POST', ingest, token, list([binding])));
 print('push_one_binding', { ms: one.ms, cpu_ms: one.cpu_ms });
 
-const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'ns-0', uid: 'cm-x', resourceVersion: '1' } };
+const configMap = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'x', namespace: 'ns-0', uid: 'cm-x', resourceVersion: '1' },
+};
 const baseline = await timed(() => call('POST', ingest, token, list([configMap])));
 print('push_one_configmap', { ms: baseline.ms, cpu_ms: baseline.cpu_ms });
 

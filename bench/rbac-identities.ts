@@ -25,7 +25,8 @@ for (let i = 0; i < 7; i++) {
   const used = process.cpuUsage(cpuStart);
   cpu.push((used.user + used.system) / 1000);
 }
-const median = (values: number[]) => Math.round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!);
+const median = (values: number[]) =>
+  Math.round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!);
 const risks = result.identities.reduce((sum, identity) => sum + identity.risks.length, 0);
 console.log(
   JSON.stringify({

@@ -29,7 +29,13 @@ const app = await buildApp({
 await app.ready();
 const tenancy = createTenancyService({ db: database.db, pepper: PEPPER });
 
-async function call(method: 'GET' | 'POST' | 'PUT', url: string, token: string | null, payload: unknown, headers = {}) {
+async function call(
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  token: string | null,
+  payload: unknown,
+  headers = {},
+) {
   const res = await app.inject({
     method,
     url,
@@ -40,13 +46,18 @@ async function call(method: 'GET' | 'POST' | 'PUT', url: string, token: string |
     },
     payload: payload as string,
   });
-  if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+  if (res.statusCode !== 200 && res.statusCode !== 201)
+    throw new Error(`${url}: ${res.statusCode} ${res.body}`);
   return res.json();
 }
 
 /** A fresh tenant and cluster, so each scenario starts from empty states. */
 async function freshCluster(name: string) {
-  const boot = await tenancy.bootstrap({ tenant: `bench-${name}-${Date.now()}`, account: 'bench', user: 'bench' });
+  const boot = await tenancy.bootstrap({
+    tenant: `bench-${name}-${Date.now()}`,
+    account: 'bench',
+    user: 'bench',
+  });
   const { token } = await call('POST', '/authentication/authenticate', null, {
     access_key_id: boot.access_key_id,
     secret_key: boot.secret_key,
@@ -87,14 +98,19 @@ async function scenario(name: string, pushes: Buffer[], gzip: boolean) {
       wall_s: Math.round(wall * 100) / 100,
       events_per_s_wall: Math.round(total / wall),
       process_cpu_s: Math.round(cpuSeconds * 100) / 100,
-      last_push: { insights: last.insights, http_observations: last.http_observations, workloads: last.workload_containers },
+      last_push: {
+        insights: last.insights,
+        http_observations: last.http_observations,
+        workloads: last.workload_containers,
+      },
     }),
   );
 }
 
 const whole = Buffer.from(`${lines.join('\n')}\n`);
 const chunks: Buffer[] = [];
-for (let i = 0; i < lines.length; i += 10_000) chunks.push(Buffer.from(`${lines.slice(i, i + 10_000).join('\n')}\n`));
+for (let i = 0; i < lines.length; i += 10_000)
+  chunks.push(Buffer.from(`${lines.slice(i, i + 10_000).join('\n')}\n`));
 
 try {
   await scenario('one push', [whole], false);

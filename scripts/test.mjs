@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under src/ and test/ with Node's test runner (TypeScript through tsx).
+// Runs every *.test.ts under src/, test/ and bench/ with Node's test runner (TypeScript through tsx).
 // The engine is PGlite in memory, or the PostgreSQL server of DATABASE_URL when it is set
 // (each test file then gets a database of its own). Extra arguments are passed to node --test,
 // e.g. `npm test -- --test-name-pattern=filters`.
@@ -20,7 +20,7 @@ function findTests(dir) {
 const args = process.argv.slice(2);
 const explicit = args.filter((arg) => arg.endsWith('.test.ts'));
 const options = args.filter((arg) => !arg.endsWith('.test.ts'));
-const files = explicit.length > 0 ? explicit : ['src', 'test'].flatMap(findTests).sort();
+const files = explicit.length > 0 ? explicit : ['src', 'test', 'bench'].flatMap(findTests).sort();
 const engine = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (in memory)';
 console.log(`posture tests: ${files.length} files on ${engine}`);
 

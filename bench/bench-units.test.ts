@@ -1,0 +1,92 @@
+/**
+ * The benchmark's pure parts: how captured SQL is inlined for pgbench (a wrong literal would
+ * measure another query), the size a tenth of, and the verdicts of the tables.
+ * Part of `npm test`; the suite as a whole runs in CI through the smoke run.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { inline } from './ceilings/sql-capture.js';
+import type { CaseResult } from './load-phase.js';
+import { listPass, p99Growth } from './report.js';
+import { SIZES, tenth } from './sizes.js';
+
+describe('inline', () => {
+  test('replaces every placeholder, $10 not read as $1 followed by 0', () => {
+    const params = Array.from({ length: 10 }, (_, i) => i + 1);
+    const sql = inline({ sql: 'select $1, $10, $2', params });
+    assert.equal(sql, 'select 1, 10, 2');
+  });
+
+  test('quotes strings, arrays, dates, buffers, booleans and null as PostgreSQL literals', () => {
+    const sql = inline({
+      sql: 'x = $1 and y = any($2::text[]) and t >= $3 and h = $4 and b = $5 and n is $6',
+      params: [
+        "it's",
+        ['a"b', 'c\\d', 'e,f'],
+        new Date('2024-01-02T03:04:05.000Z'),
+        Buffer.from([1, 255]),
+        true,
+        null,
+      ],
+    });
+    assert.equal(
+      sql,
+      `x = 'it''s' and y = any('{"a\\"b","c\\\\d","e,f"}'::text[]) and t >= '2024-01-02T03:04:05.000Z' ` +
+        `and h = '\\x01ff'::bytea and b = true and n is null`,
+    );
+  });
+});
+
+describe('tenth', () => {
+  test('keeps every kind of data, one cluster holding both clusters’ workloads', () => {
+    const small = SIZES.small.dataset;
+    const cut = tenth(small);
+    assert.equal(cut.clusters, 1);
+    assert.equal(cut.cluster.deployments, Math.round(small.cluster.deployments / 10) * small.clusters);
+    assert.equal(cut.images, Math.round(small.images / 10));
+    assert.ok(cut.runtimeEvents >= 1 && cut.cluster.serviceAccounts >= 1);
+  });
+});
+
+const result = (name: string, p99: number, rps: number, ok = 10, tps?: number): CaseResult => ({
+  name,
+  endpoint: 'x',
+  kind: 'page1',
+  path: '/',
+  response_bytes: 1,
+  server: {
+    requests: ok,
+    ok,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    rps,
+    p50_ms: p99,
+    p90_ms: p99,
+    p99_ms: p99,
+    max_ms: p99,
+    mb_per_s: 0,
+  },
+  server_cpu_ms_per_req: 1,
+  ...(tps === undefined
+    ? {}
+    : { db_ceiling: { tps, p50_ms: 1, p99_ms: 1, transactions: 1, failed: 0, statements: 2 } }),
+});
+
+describe('verdicts', () => {
+  test('a list passes on p99 within the engine limit and half the database ceiling', () => {
+    assert.equal(listPass(result('a', 50, 100, 10, 200), 'postgres'), true);
+    assert.equal(listPass(result('a', 51, 100, 10, 200), 'postgres'), false);
+    assert.equal(listPass(result('a', 40, 99, 10, 200), 'postgres'), false);
+    assert.equal(listPass(result('a', 199, 10), 'pglite'), true);
+  });
+
+  test('a case that completed no request has no verdict', () => {
+    assert.equal(listPass(result('a', 0, 0, 0), 'postgres'), undefined);
+  });
+
+  test('growth is per case name, against the smaller run', () => {
+    const growth = p99Growth([result('a', 30, 1), result('b', 10, 1)], [result('a', 10, 1)]);
+    assert.deepEqual([...growth], [['a', 3]]);
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * CVE report CSV export (#11 with `Accept: text/csv`): streamed over a socket and counted by the
+ * client, with the server's peak resident set over the export (its VmHWM, reset right before).
+ */
+import { request } from 'node:http';
+import type { Database } from '../src/db/database.js';
+import { cveReportQuery } from '../src/modules/vulnerabilities/cve-report-repository.js';
+import { memoryOf, resetPeakMemory } from './server-process.js';
+
+export interface ExportResult {
+  rows: number;
+  mb: number;
+  first_byte_ms: number;
+  seconds: number;
+  rows_per_s: number;
+  /** server's resident set right before, and its peak during the export */
+  rss_before_mib: number;
+  rss_peak_mib: number;
+  /** false when the kernel refused the peak reset: the peak is then the process's lifetime peak */
+  peak_reset: boolean;
+}
+
+export async function exportCsv(
+  baseUrl: string,
+  authorization: string,
+  accountId: string,
+  serverPid: number,
+): Promise<ExportResult> {
+  const before = memoryOf(serverPid).rss_mib;
+  const peakReset = resetPeakMemory(serverPid);
+  const started = performance.now();
+  let firstByte = 0;
+  const { bytes, lines } = await new Promise<{ bytes: number; lines: number }>((resolve, reject) => {
+    const req = request(
+      `${baseUrl}/accounts/${accountId}/reports/inventory_cves`,
+      { headers: { authorization, accept: 'text/csv' } },
+      (res) => {
+        if (res.statusCode !== 200) reject(new Error(`CSV export answered ${res.statusCode}`));
+        let total = 0;
+        let newlines = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (total === 0) firstByte = performance.now() - started;
+          total += chunk.length;
+          for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1)) newlines++;
+        });
+        res.on('end', () => resolve({ bytes: total, lines: newlines }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const rows = Math.max(0, lines - 1); // the header line
+  return {
+    rows,
+    mb: Math.round(bytes / 1e5) / 10,
+    first_byte_ms: Math.round(firstByte),
+    seconds: Math.round(seconds * 100) / 100,
+    rows_per_s: Math.round(rows / seconds),
+    rss_before_mib: before,
+    rss_peak_mib: memoryOf(serverPid).hwm_mib,
+    peak_reset: peakReset,
+  };
+}
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the report query as the export runs it (default sort, no filter,
+ * `cursor_tuple_fraction = 1` as cursor.ts sets it): the evidence beside the export figures.
+ */
+export async function explainCveReport(db: Database, accountId: string): Promise<string> {
+  const { sql, params } = cveReportQuery(
+    accountId,
+    { severities: [], cveNames: [], packageNames: [], packageVersions: [], clusterIds: [] },
+    { field: 'affected_workloads_count', direction: 'desc' },
+  );
+  return db.transaction(async (tx) => {
+    await tx.query('set local cursor_tuple_fraction = 1');
+    const { rows } = await tx.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${sql}`, params);
+    return rows.map((row) => row['QUERY PLAN']).join('\n');
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * Runs every load case against the server, each beside its ceilings in the same run: the bare
+ * HTTP server answering the same bytes (tiny response and every page 1), and pgbench running the
+ * case's captured SQL (PostgreSQL). The server's resident set is sampled throughout.
+ */
+import type { LoadCase } from './cases.js';
+import type { BareHttpCeiling } from './ceilings/bare-http-client.js';
+import { type PgbenchResult, pgbench } from './ceilings/pgbench.js';
+import { inline, type SqlRecorder } from './ceilings/sql-capture.js';
+import type { Helper, LoadRequest, LoadSummary } from './load/protocol.js';
+import { cpuMsOf, memoryOf } from './server-process.js';
+
+export interface CaseResult {
+  name: string;
+  endpoint: string;
+  kind: LoadCase['kind'];
+  path: string;
+  response_bytes: number;
+  server: LoadSummary;
+  /**
+   * CPU milliseconds the server process spent per successful request: unlike req/s, barely
+   * moved by other work on a shared machine (PGlite's share included, as it runs inside).
+   */
+  server_cpu_ms_per_req: number;
+  http_ceiling?: LoadSummary & { cpu_ms_per_req: number };
+  db_ceiling?: PgbenchResult & { statements: number };
+  /** EXPLAIN ANALYZE of the count and page queries (PostgreSQL) */
+  plan?: string;
+}
+
+export interface LoadPhaseOptions {
+  baseUrl: string;
+  authorization: string;
+  serverPid: number;
+  connections: number;
+  seconds: number;
+  load: Helper;
+  bare: BareHttpCeiling | undefined;
+  sql: { recorder: SqlRecorder; url: string; explain: (sql: string) => Promise<string> } | undefined;
+  onCase: (name: string) => void;
+}
+
+const LIST_KINDS = new Set<LoadCase['kind']>(['page1', 'deep', 'filter', 'sort', 'q']);
+
+export async function runLoadPhase(cases: LoadCase[], options: LoadPhaseOptions) {
+  let rssPeak = 0;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, memoryOf(options.serverPid).rss_mib);
+  }, 200);
+  const results: CaseResult[] = [];
+  try {
+    for (const loadCase of cases) {
+      options.onCase(loadCase.name);
+      const headers: Record<string, string> = {
+        ...(loadCase.authenticated ? { authorization: options.authorization } : {}),
+        ...(loadCase.body ? { 'content-type': 'application/json' } : {}),
+      };
+      const probe = await fetch(`${options.baseUrl}${loadCase.path}`, {
+        method: loadCase.method,
+        headers,
+        ...(loadCase.body ? { body: loadCase.body } : {}),
+      });
+      const body = await probe.text();
+      if (probe.status !== 200) throw new Error(`${loadCase.name}: ${probe.status} ${body.slice(0, 300)}`);
+      const request: LoadRequest = {
+        url: `${options.baseUrl}${loadCase.path}`,
+        method: loadCase.method,
+        headers,
+        ...(loadCase.body ? { body: loadCase.body } : {}),
+        connections: options.connections,
+        seconds: options.seconds,
+      };
+      const cpuBefore = cpuMsOf(options.serverPid);
+      const server = (await options.load.ask<{ summary: LoadSummary }>(request)).summary;
+      const cpuPerRequest = (cpuMsOf(options.serverPid) - cpuBefore) / Math.max(1, server.requests);
+      const result: CaseResult = {
+        name: loadCase.name,
+        endpoint: loadCase.endpoint,
+        kind: loadCase.kind,
+        path: loadCase.path,
+        response_bytes: Buffer.byteLength(body),
+        server,
+        server_cpu_ms_per_req: Math.round(cpuPerRequest * 100) / 100,
+      };
+      if (options.bare && (loadCase.kind === 'tiny' || loadCase.kind === 'page1')) {
+        const url = await options.bare.serve(body, probe.headers.get('content-type') ?? 'application/json');
+        const bareBefore = cpuMsOf(options.bare.pid);
+        const summary = (await options.load.ask<{ summary: LoadSummary }>({ ...request, url })).summary;
+        const barePerRequest = (cpuMsOf(options.bare.pid) - bareBefore) / Math.max(1, summary.requests);
+        result.http_ceiling = { ...summary, cpu_ms_per_req: Math.round(barePerRequest * 1000) / 1000 };
+      }
+      if (options.sql && LIST_KINDS.has(loadCase.kind)) {
+        const statements = (await options.sql.recorder.capture(loadCase, options.authorization)).map(inline);
+        const ceiling = await pgbench(options.sql.url, statements, options);
+        result.db_ceiling = { ...ceiling, statements: statements.length };
+        // The page and its count: either can be the slow half of a list request.
+        const listSql = statements.filter((sql) => / limit | count\(\*\)/i.test(sql));
+        const plans = [];
+        for (const sql of listSql) plans.push(await options.sql.explain(sql));
+        if (plans.length > 0) result.plan = plans.join('\n\n');
+      }
+      results.push(result);
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  return {
+    cases: results,
+    server_rss_peak_mib: rssPeak,
+    server_hwm_mib: memoryOf(options.serverPid).hwm_mib,
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * One benchmark run, in order: throwaway store -> tenants -> server -> dataset through the
+ * ingestion API -> load cases with their ceilings -> CSV export -> ingestion COPY ceiling ->
+ * result file and Markdown tables. Everything it started is stopped and dropped, even on failure.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname } from 'node:path';
+import cliProgress from 'cli-progress';
+import type { Database } from '../src/db/database.js';
+import { type ActivityProfile, ActivitySampler } from './activity-sampler.js';
+import { ApiClient } from './api-client.js';
+import { buildCases } from './cases.js';
+import { BareHttpCeiling } from './ceilings/bare-http-client.js';
+import { type CopyCeiling, copyCeilings } from './ceilings/copy.js';
+import { createSqlRecorder, type SqlRecorder } from './ceilings/sql-capture.js';
+import { explainCveReport, exportCsv } from './export.js';
+import { figures } from './figures.js';
+import { Helper } from './load/protocol.js';
+import { type CaseResult, runLoadPhase } from './load-phase.js';
+import { figureTable, listTable, p99Growth } from './report.js';
+import { bootstrapTenants, populateAccount, pushCount } from './seed.js';
+import { createStore, type ServerProcess, startServer } from './server-process.js';
+import { SIZES, type SizeName, tenth } from './sizes.js';
+
+export interface MeasureOptions {
+  size: SizeName;
+  engine: 'postgres' | 'pglite';
+  seconds?: number;
+  connections: number;
+  smoke: boolean;
+  only?: string;
+  /** overrides the measured account's scanned images (docs/performance.md: why) */
+  scanImages?: number;
+  out?: string;
+}
+
+const bar = (format: string) =>
+  new cliProgress.SingleBar(
+    { format, etaBuffer: 20, noTTYOutput: true, notTTYSchedule: 10_000 },
+    cliProgress.Presets.shades_classic,
+  );
+
+export async function measure(options: MeasureOptions): Promise<void> {
+  const preset = SIZES[options.size];
+  // A smoke run only proves every phase works: a tenth of the size keeps it within CI's minutes.
+  const dataset = options.smoke ? tenth(preset.dataset) : preset.dataset;
+  const size = {
+    ...preset,
+    dataset: options.scanImages === undefined ? dataset : { ...dataset, images: options.scanImages },
+  };
+  const seconds = options.smoke ? 0.3 : (options.seconds ?? size.seconds);
+  const started = performance.now();
+  const store = await createStore(options.engine, process.env.DATABASE_URL);
+  let server: ServerProcess | undefined;
+  const load = new Helper('./worker.ts');
+  const bare = options.smoke ? undefined : new BareHttpCeiling();
+  let db: Database | undefined;
+  let recorder: SqlRecorder | undefined;
+  const phases: Record<string, number> = {};
+  let phaseStart = performance.now();
+  const phaseDone = (name: string) => {
+    phases[name] = Math.round((performance.now() - phaseStart) / 100) / 10;
+    phaseStart = performance.now();
+  };
+  try {
+    const credentials = await bootstrapTenants(store);
+    server = await startServer(store);
+    const client = await ApiClient.login(server.baseUrl, credentials.key.id, credentials.key.secret);
+    const other = await ApiClient.login(
+      server.baseUrl,
+      credentials.otherTenant.key.id,
+      credentials.otherTenant.key.secret,
+    );
+
+    const small = tenth(size.dataset);
+    const ingestBar = bar('ingest {bar} {value}/{total} pushes | {duration_formatted}');
+    ingestBar.start(pushCount(size.dataset) + 2 * pushCount(small), 0);
+    await populateAccount(other, credentials.otherTenant.accountId, small, ingestBar);
+    const neighbour = await populateAccount(client, credentials.neighbourAccountId, small, ingestBar);
+    // PostgreSQL: where the measured account's ingestion and export spend their time.
+    const activity =
+      store.engine === 'postgres' && store.url && !options.smoke
+        ? await ActivitySampler.start(store.url)
+        : undefined;
+    const measured = await populateAccount(client, credentials.accountId, size.dataset, ingestBar, (kind) =>
+      activity?.label(`ingest ${kind}`),
+    );
+    activity?.label(null);
+    ingestBar.stop();
+    phaseDone('setup_and_ingest_s');
+
+    const cases = (
+      await buildCases(client, {
+        accountId: credentials.accountId,
+        clusterId: measured.clusters[0]!.id,
+        key: credentials.key,
+      })
+    ).filter((c) => !options.only || c.name.includes(options.only));
+    if (store.engine === 'postgres' && !options.smoke && store.url) {
+      db = await store.open();
+      recorder = await createSqlRecorder(db, store.url);
+    }
+    const explainDb = db;
+    const loadBar = bar('load   {bar} {value}/{total} cases | {case}');
+    loadBar.start(cases.length, 0, { case: '' });
+    const loadPhase = await runLoadPhase(cases, {
+      baseUrl: server.baseUrl,
+      authorization: client.authorization,
+      serverPid: server.pid,
+      connections: options.connections,
+      seconds,
+      load,
+      bare,
+      sql:
+        recorder && explainDb && store.url
+          ? {
+              recorder,
+              url: store.url,
+              explain: async (sql) =>
+                (await explainDb.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${sql}`)).rows
+                  .map((row) => row['QUERY PLAN'])
+                  .join('\n'),
+            }
+          : undefined,
+      onCase: (name) => loadBar.increment({ case: name }),
+    });
+    loadBar.stop();
+    phaseDone('load_s');
+
+    const tenthExport = await exportCsv(
+      server.baseUrl,
+      client.authorization,
+      credentials.neighbourAccountId,
+      server.pid,
+    );
+    activity?.label('csv export');
+    const exports = {
+      tenth: tenthExport,
+      measured: await exportCsv(server.baseUrl, client.authorization, credentials.accountId, server.pid),
+    };
+    const activityProfile: ActivityProfile | undefined = await activity?.stop();
+    const exportPlan = db ? await explainCveReport(db, credentials.accountId) : undefined;
+    phaseDone('csv_export_s');
+    const copy: CopyCeiling[] =
+      db && store.url && !options.smoke ? await copyCeilings(db, store.url, credentials.accountId) : [];
+    phaseDone('copy_ceiling_s');
+
+    const resultFile =
+      options.out ?? `bench/results/${options.engine}-${options.size}${options.smoke ? '-smoke' : ''}.json`;
+    const smallerFile = `bench/results/${options.engine}-small.json`;
+    const smaller: CaseResult[] | undefined =
+      options.size !== 'small' && existsSync(smallerFile)
+        ? (JSON.parse(readFileSync(smallerFile, 'utf8')) as { load: { cases: CaseResult[] } }).load.cases
+        : undefined;
+    const figureRows = figures({
+      engine: options.engine,
+      cases: loadPhase.cases,
+      measured,
+      exports,
+      copy,
+      rssPeak: loadPhase.server_rss_peak_mib,
+    });
+    const result = {
+      engine: options.engine,
+      size: options.size,
+      smoke: options.smoke,
+      at: new Date().toISOString(),
+      machine: {
+        node: process.version,
+        cpus: cpus().length,
+        cpu_model: cpus()[0]?.model,
+        loadavg_at_end: loadavg(),
+      },
+      settings: { connections: options.connections, seconds_per_case: seconds },
+      phases,
+      dataset: { size: size.dataset, neighbour: neighbour, measured },
+      load: loadPhase,
+      exports: { ...exports, plan: exportPlan },
+      copy_ceilings: copy,
+      postgres_activity: activityProfile,
+      figures: figureRows,
+    };
+    mkdirSync(dirname(resultFile), { recursive: true });
+    writeFileSync(resultFile, `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`\n## ${options.engine}, ${options.size}${options.smoke ? ' (smoke)' : ''}\n`);
+    console.log(listTable(loadPhase.cases, options.engine, p99Growth(loadPhase.cases, smaller)));
+    console.log();
+    console.log(figureTable(figureRows));
+    console.log(`\nphases (s): ${JSON.stringify(phases)}\nresults: ${resultFile}`);
+  } finally {
+    await recorder?.close();
+    await db?.close();
+    await load.stop();
+    await bare?.stop();
+    await server?.stop();
+    await store.drop();
+    console.log(`bench finished in ${Math.round((performance.now() - started) / 1000)} s`);
+  }
+}
