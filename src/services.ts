@@ -64,6 +64,7 @@ export function createServices({ config, db, pepper }: AppDeps) {
       accounts,
       clusters,
       scanListeners: [findingsEvaluator.onScanPush],
+      kevListeners: [findingsEvaluator.onKevChange],
     }),
     findings: createFindingService({ db, accounts }),
     ...createIntegrationServices({ config, db, pepper }),

@@ -97,8 +97,9 @@ export async function ensureDemoTenant(deps: {
   const tenancy = createTenancyService(deps);
   if (await tenancy.hasAnyTenant()) return;
   const demo = await tenancy.bootstrap({ tenant: 'demo', account: 'demo', user: 'demo-admin' });
+  // EPSS and KEV first (unless a feed is loaded already), so the scans' findings see KEV at once.
+  await importSampleFeeds(deps.db);
   await populateDemoAccount(deps.app, demo);
-  await importSampleFeeds(deps.db); // EPSS and KEV for the CVE report, unless a feed is loaded already
   const print = deps.print ?? ((text: string) => process.stdout.write(text));
   print(
     [

@@ -7,6 +7,8 @@ import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { FeedFormatError } from '../../ingest/feeds/feed-format-error.js';
 import { openFeedFile } from '../../ingest/feeds/read-feed.js';
+import { createFindingsEvaluator } from '../../modules/findings/evaluator.js';
+import { enqueueFindingGroupDeliveries } from '../../modules/integrations/finding-listener.js';
 import { type FeedImportResult, importFeed } from '../../modules/vulnerabilities/feed-service.js';
 import { describeError } from '../errors.js';
 import { printResult } from '../output.js';
@@ -54,11 +56,15 @@ export function registerFeedCommands(program: Command, io: CliIo): void {
     )
     .action(async (files: string[], options: { json?: boolean }) => {
       requireFiles(files);
+      // As the server's import does: a KEV change re-evaluates the findings of the CVEs it moves,
+      // and the groups it opens are queued for the integrations (the server delivers them).
+      const findings = createFindingsEvaluator({ listeners: [enqueueFindingGroupDeliveries] });
       const imported = await withStore(io, async (store) => {
         const done: FileImport[] = [];
         for (const file of files) {
           try {
-            done.push({ file, ...(await importFeed(store.db, await openFeedFile(file), null)) });
+            const feed = await openFeedFile(file);
+            done.push({ file, ...(await importFeed(store.db, feed, null, [findings.onKevChange])) });
           } catch (error) {
             throw failure(file, error, done);
           }

@@ -8,6 +8,7 @@
  *   touched what identities derive from (this hook runs after the identities recompute).
  * - Scan push: the scanned image's vulnerability findings, in the clusters where it runs.
  * - Runtime push: runtime findings of the pushed cluster.
+ * - KEV import: the images, in every account, holding a CVE that entered or left the catalog.
  *
  * @example
  *   const findings = createFindingsEvaluator({ listeners: [recordOutbox] });
@@ -25,6 +26,7 @@ import {
 } from '../../engines/findings/index.js';
 import type { KubernetesPushListener } from '../clusters/ingest-service.js';
 import { touchesIdentities } from '../identities/recompute.js';
+import type { KevChangeListener } from '../vulnerabilities/feed-service.js';
 import { applyEvaluation, type EvaluationSummary } from './evaluate.js';
 import type { FindingGroupsOpenedListener } from './events.js';
 import * as sources from './sources.js';
@@ -126,6 +128,20 @@ export function createFindingsEvaluator({
         ]);
       }
     },
+
+    /** The KEV import hook: a CVE entering or leaving the catalog moves between VULN-002 and VULN-001. */
+    onKevChange: (async (tx, changedCves, at) => {
+      const byCluster = new Map<string, { cluster: EvaluatedCluster; images: string[] }>();
+      for (const { accountId, clusterId, imageId } of await sources.imagesWithCves(tx, changedCves)) {
+        const key = `${accountId}/${clusterId}`;
+        const entry = byCluster.get(key) ?? { cluster: { accountId, clusterId }, images: [] };
+        entry.images.push(imageId);
+        byCluster.set(key, entry);
+      }
+      for (const { cluster, images } of byCluster.values()) {
+        await evaluator.evaluateVulnerabilities(tx, cluster, at, images);
+      }
+    }) satisfies KevChangeListener,
 
     /** The runtime ingestion hook. */
     async onRuntimePush(tx: Executor, push: RuntimePushed): Promise<void> {

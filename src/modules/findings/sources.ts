@@ -191,6 +191,25 @@ export async function imagesOfCluster(db: Executor, scope: ClusterScope): Promis
   return rows.map((row) => row.image_id);
 }
 
+/**
+ * Where findings of some CVEs can be: every (account, cluster, image) whose running image has one
+ * of them (by any alias). Crosses accounts: it serves the global KEV import, never a request.
+ */
+export async function imagesWithCves(
+  db: Executor,
+  cves: readonly string[],
+): Promise<{ accountId: string; clusterId: string; imageId: string }[]> {
+  const { rows } = await db.query<{ account_id: string; cluster_id: string; image_id: string }>(
+    `select distinct u.account_id, u.cluster_id, u.image_id
+       from vulnerability_findings f
+       join vulnerability_image_usage u on u.account_id = f.account_id and u.image_id = f.image_id
+      where f.lookup_cves && $1::text[]
+      order by u.account_id, u.cluster_id, u.image_id`,
+    [cves],
+  );
+  return rows.map((row) => ({ accountId: row.account_id, clusterId: row.cluster_id, imageId: row.image_id }));
+}
+
 /** Clusters of the account where a scanned image runs: the ones a new scan of it can change. */
 export async function clustersRunningImage(
   db: Executor,

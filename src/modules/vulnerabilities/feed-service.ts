@@ -6,7 +6,7 @@
  *
  * Report rows are never rewritten by an import: they join the feed tables when read.
  */
-import type { Database } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import { type Actor, roleOnTenant } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { iso } from '../../http/ids.js';
@@ -36,11 +36,23 @@ export function feedRefusal(error: FeedFormatError): ApiError {
   );
 }
 
+/**
+ * Called inside a KEV import's transaction with the CVE ids that entered or left the catalog:
+ * the findings evaluation moves their findings between VULN-001 and VULN-002.
+ */
+export type KevChangeListener = (tx: Executor, changedCves: readonly string[], at: Date) => Promise<void>;
+
+/** The CVE ids in one set and not the other. */
+function changedBetween(before: Set<string>, after: Set<string>): string[] {
+  return [...[...after].filter((cve) => !before.has(cve)), ...[...before].filter((cve) => !after.has(cve))];
+}
+
 /** Loads one opened feed in one transaction; on any error the previous feed stays as it was. */
 export async function importFeed(
   db: Database,
   feed: Feed,
   importedBy: string | null,
+  kevListeners: readonly KevChangeListener[] = [],
 ): Promise<FeedImportResult> {
   const importedAt = new Date();
   const info =
@@ -50,10 +62,15 @@ export async function importFeed(
   try {
     const rows = await db.transaction(async (tx) => {
       await store.lockFeed(tx, feed.kind);
-      const count =
-        feed.kind === 'epss'
-          ? await store.replaceEpssScores(tx, feed.batches())
-          : await store.replaceKevEntries(tx, feed.catalog.entries);
+      let count: number;
+      if (feed.kind === 'epss') {
+        count = await store.replaceEpssScores(tx, feed.batches());
+      } else {
+        const before = await store.kevCves(tx);
+        count = await store.replaceKevEntries(tx, feed.catalog.entries);
+        const changed = changedBetween(before, await store.kevCves(tx));
+        if (changed.length > 0) for (const listener of kevListeners) await listener(tx, changed, importedAt);
+      }
       await store.recordImport(tx, { feed: feed.kind, rows: count, ...info, importedAt, importedBy });
       return count;
     });
@@ -74,9 +91,11 @@ export async function importFeed(
 export function createFeedService({
   db,
   feedAdminTenant,
+  kevListeners = [],
 }: {
   db: Database;
   feedAdminTenant?: string | undefined;
+  kevListeners?: readonly KevChangeListener[];
 }) {
   async function requireFeedAdmin(actor: Actor) {
     if (roleOnTenant(actor) !== 'admin') {
@@ -104,7 +123,7 @@ export function createFeedService({
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const bytes = await decodeIngestBody(raw, request.contentEncoding);
       try {
-        const result = await importFeed(db, await openFeed(bytes), actor.userId);
+        const result = await importFeed(db, await openFeed(bytes), actor.userId, kevListeners);
         // decodeIngestBody hands back the very buffer it was given unless it inflated gzip.
         return { ...result, compressed: result.compressed || bytes !== raw };
       } catch (error) {

@@ -30,6 +30,12 @@ export async function replaceEpssScores(tx: Executor, scores: AsyncIterable<Epss
   return rows[0]?.n ?? 0;
 }
 
+/** The CVE ids of the KEV catalog as stored. */
+export async function kevCves(tx: Executor): Promise<Set<string>> {
+  const { rows } = await tx.query<{ cve: string }>('select cve from kev_entries');
+  return new Set(rows.map((row) => row.cve));
+}
+
 export async function replaceKevEntries(tx: Executor, entries: readonly KevEntry[]): Promise<number> {
   await tx.query('delete from kev_entries');
   for (const batch of batches(entries)) {

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import type { AccountService } from '../accounts/service.js';
 import type { ClusterService } from '../clusters/service.js';
 import { createCveReportService } from './cve-report-service.js';
-import { createFeedService } from './feed-service.js';
+import { createFeedService, type KevChangeListener } from './feed-service.js';
 import { createVulnerabilityIngestService, type ScanPushListener } from './ingest-service.js';
 import { createPackageService } from './package-service.js';
 
@@ -15,6 +15,8 @@ export function createVulnerabilityServices(deps: {
   clusters: ClusterService;
   /** run inside each stored scan's transaction (the findings evaluation) */
   scanListeners?: readonly ScanPushListener[];
+  /** run inside a KEV import's transaction with the CVEs that entered or left the catalog */
+  kevListeners?: readonly KevChangeListener[];
 }) {
   const { config, db, accounts, clusters } = deps;
   return {
@@ -25,6 +27,10 @@ export function createVulnerabilityServices(deps: {
     }),
     packages: createPackageService({ db, accounts }),
     cveReport: createCveReportService({ db, accounts }),
-    feeds: createFeedService({ db, feedAdminTenant: config.FEED_ADMIN_TENANT }),
+    feeds: createFeedService({
+      db,
+      feedAdminTenant: config.FEED_ADMIN_TENANT,
+      kevListeners: deps.kevListeners ?? [],
+    }),
   };
 }
