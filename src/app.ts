@@ -89,7 +89,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance & { servi
     },
     genReqId: () => randomUUID(),
     bodyLimit: JSON_BODY_LIMIT,
-    routerOptions: { querystringParser: parseQueryDroppingEmpty },
+    routerOptions: {
+      querystringParser: parseQueryDroppingEmpty,
+      // find-my-way's default (100 characters) would answer 404 to a path naming an object whose
+      // id or name is longer (ids up to 200, collection names up to 128, percent-encoded up to 3x):
+      // such a request must reach its route, its authentication and its validation.
+      maxParamLength: 1024,
+    },
     schemaController: { compilersFactory: { buildValidator: buildRequestValidator as never } },
     // Raised before routing, so no hook has run: stamp the headers here too.
     frameworkErrors: (error, request, reply) => {

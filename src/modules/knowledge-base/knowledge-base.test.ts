@@ -116,6 +116,21 @@ describe('knowledge base collections', () => {
     );
   });
 
+  test('a name of the longest allowed length is deleted by its path, and a long path is authenticated first', async () => {
+    const tenant = await createTenant(t);
+    const longest = `k${'n'.repeat(127)}`;
+    assert.equal((await create(tenantPath(tenant), longest, tenant.adminToken)).status, 201);
+    const anonymous = await t.request({ method: 'DELETE', url: `${tenantPath(tenant)}/${longest}` });
+    assert.equal(anonymous.status, 401, 'routed (not a 404 for a long segment), then refused');
+    const removed = await t.request({
+      method: 'DELETE',
+      url: `${tenantPath(tenant)}/${longest}`,
+      token: tenant.adminToken,
+    });
+    assert.equal(removed.status, 204, removed.text);
+    assert.equal((await list(tenantPath(tenant), tenant.adminToken)).body.total_count, 0);
+  });
+
   test('scope: other tenants 404; account admins manage their account path only; viewers read', async () => {
     const tenant = await createTenant(t);
     const other = await createTenant(t);
