@@ -36,6 +36,10 @@ const isUnstorableText = (error: unknown): boolean => {
 function toApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) {
+    // A path segment longer than any id or name can be names nothing: 404, as for any unknown id.
+    if (error.validationContext === 'params' && error.validation.every((e) => e.keyword === 'maxLength')) {
+      return new ApiError('not_found');
+    }
     return ApiError.validation(toValidationDetails(error.validation, error.validationContext ?? 'body'));
   }
   const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;

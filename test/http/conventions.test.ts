@@ -48,6 +48,7 @@ describe('shared conventions', () => {
     const long = 'x'.repeat(300);
     for (const url of [
       `/accounts/${long}`,
+      `/accounts/${'y'.repeat(2000)}`,
       `/accounts/access_keys/${long}`,
       `/accounts/${tenant.accountId}/users/${long}/roles`,
     ]) {
