@@ -8,6 +8,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     timeout?: number;
+    /** cycled through by every connection (the soak's mixed reads); relative to `url` */
+    requests?: { method?: string; path: string; headers?: Record<string, string>; body?: string }[];
   }
   interface Histogram {
     average: number;
@@ -27,6 +29,15 @@ declare module 'autocannon' {
     '2xx': number;
     statusCodeStats: Record<string, { count: number }>;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** The run, awaitable; its events give each answer as it comes (the soak's windows). */
+  interface Instance extends Promise<Result> {
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, bytes: number, ms: number) => void,
+    ): this;
+    on(event: 'reqError', listener: (error: Error) => void): this;
+    stop(): void;
+  }
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }
