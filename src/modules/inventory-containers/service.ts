@@ -42,7 +42,8 @@ function parseContainerFilters(raw: string | undefined) {
   const filters = parseFilters(raw, CONTAINER_FILTER_KEYS);
   const clusterIds = filters.get('cluster_id') ?? [];
   const bad = clusterIds.find((id) => !isUuid(id));
-  if (bad) throw ApiError.invalidParam('filters', 'invalid_value', `cluster_id "${bad}" is not a cluster id`);
+  if (bad !== undefined)
+    throw ApiError.invalidParam('filters', 'invalid_value', `cluster_id "${bad}" is not a cluster id`);
   const digests = filters.get('image_digest');
   if (digests) filters.set('image_digest', digests.map(normalizeDigest));
   return filters;

@@ -62,7 +62,8 @@ export interface ResourceListQuery {
 function clusterIds(raw: string | undefined): string[] {
   const ids = parseList(raw);
   const bad = ids.find((id) => !isUuid(id));
-  if (bad) throw ApiError.invalidParam('cluster_id', 'invalid_format', `"${bad}" is not a cluster id`);
+  if (bad !== undefined)
+    throw ApiError.invalidParam('cluster_id', 'invalid_format', `"${bad}" is not a cluster id`);
   return ids;
 }
 

@@ -36,7 +36,8 @@ export function toApiBaseline(accountId: string, row: repo.BaselineRow, children
 function baselineFilters(raw: string | undefined) {
   const filters = parseFilters(raw, BASELINE_FILTER_KEYS);
   const bad = (filters.get('cluster_id') ?? []).find((id) => !isUuid(id));
-  if (bad) throw ApiError.invalidParam('filters', 'invalid_value', `cluster_id "${bad}" is not a cluster id`);
+  if (bad !== undefined)
+    throw ApiError.invalidParam('filters', 'invalid_value', `cluster_id "${bad}" is not a cluster id`);
   const containerIds = filters.get('container_id');
   if (containerIds) filters.set('container_id', containerIds.map(inventoryContainerId));
   return filters;

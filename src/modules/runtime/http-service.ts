@@ -45,7 +45,7 @@ export function toApiObservation(row: repo.StoredObservation) {
 
 function clusterIds(values: string[], param: string): string[] {
   const bad = values.find((id) => !isUuid(id));
-  if (bad) throw ApiError.invalidParam(param, 'invalid_value', `"${bad}" is not a cluster id`);
+  if (bad !== undefined) throw ApiError.invalidParam(param, 'invalid_value', `"${bad}" is not a cluster id`);
   return values;
 }
 

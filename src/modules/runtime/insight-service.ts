@@ -51,7 +51,8 @@ const withContainerId = (fingerprint: Fingerprint, id: string): Fingerprint => (
 /** A uuid, or a 400 naming the filter: a malformed cluster id cannot match anything. */
 function uuids(values: string[], what: string): string[] {
   const bad = values.find((value) => !isUuid(value));
-  if (bad) throw ApiError.invalidParam('filters', 'invalid_value', `${what} "${bad}" is not a cluster id`);
+  if (bad !== undefined)
+    throw ApiError.invalidParam('filters', 'invalid_value', `${what} "${bad}" is not a cluster id`);
   return values;
 }
 
