@@ -30,19 +30,51 @@ function createAjv(coerceTypes: Options['coerceTypes']) {
  * from this factory whenever shared schemas are added (addSchema), and a compiler set afterwards
  * would silently give way to the default one (allErrors off, bodies coerced).
  */
-export function buildRequestValidator(externalSchemas: Record<string, unknown> = {}) {
+export function buildRequestValidator(
+  externalSchemas: Record<string, unknown> = {},
+): RequestValidatorCompiler {
+  const sharedKey = JSON.stringify(externalSchemas);
+  let compiler = compilers.get(sharedKey);
+  if (!compiler) {
+    compiler = createCompiler(externalSchemas);
+    compilers.set(sharedKey, compiler);
+  }
+  return compiler;
+}
+
+type RequestValidatorCompiler = (route: { schema: unknown; httpPart?: string }) => ValidateFunction;
+
+/**
+ * Compilers by the shared schemas they know. Fastify calls the factory once per route in each
+ * plugin scope, and every call used to build two Ajv instances, each compiling the JSON Schema
+ * meta-schema and then every route schema again: about 2 s of CPU per app. A server pays it at
+ * every boot (a kill-and-restart cycle, a rolling restart), the test suite once per test file.
+ * Same shared schemas, same compiler: a validator keeps no state across calls (`errors` is set
+ * by each synchronous call), so sharing one between routes and apps is safe. Bounded by the
+ * distinct shared-schema sets and route schemas in the code.
+ */
+const compilers = new Map<string, RequestValidatorCompiler>();
+
+function createCompiler(externalSchemas: Record<string, unknown>): RequestValidatorCompiler {
   const forText = createAjv('array');
   const forBody = createAjv(false);
   for (const shared of Object.values(externalSchemas)) {
     forText.addSchema(shared as object);
     forBody.addSchema(shared as object);
   }
-  return ({ schema, httpPart }: { schema: unknown; httpPart?: string }) => {
-    const ajv = httpPart === 'body' ? forBody : forText;
+  const compiled = new Map<string, ValidateFunction>();
+  return ({ schema, httpPart }) => {
+    const isBody = httpPart === 'body';
+    const key = `${isBody ? 'body' : 'text'}\u0000${JSON.stringify(schema)}`;
+    const cached = compiled.get(key);
+    if (cached) return cached;
+    const ajv = isBody ? forBody : forText;
     const id = (schema as { $id?: string }).$id;
     // Ajv refuses to compile a second schema with the same $id: reuse the first.
     const validate = (id ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema as object);
-    return httpPart === 'body' ? validate : refusingUnsafeNumbers(validate);
+    const checked = isBody ? validate : refusingUnsafeNumbers(validate);
+    compiled.set(key, checked);
+    return checked;
   };
 }
 
