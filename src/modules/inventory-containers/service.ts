@@ -4,9 +4,8 @@
  */
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
-import { ApiError } from '../../http/errors.js';
 import { parseFilters } from '../../http/filters.js';
-import { iso, isUuid } from '../../http/ids.js';
+import { CLUSTER_ID_FILTER, iso, requireClusterIds } from '../../http/ids.js';
 import { type OffsetPage, offsetList } from '../../http/paging.js';
 import { parseSort } from '../../http/sort.js';
 import type { AccountService } from '../accounts/service.js';
@@ -40,10 +39,7 @@ export function toApiContainer(row: repo.ContainerRow) {
 
 function parseContainerFilters(raw: string | undefined) {
   const filters = parseFilters(raw, CONTAINER_FILTER_KEYS);
-  const clusterIds = filters.get('cluster_id') ?? [];
-  const bad = clusterIds.find((id) => !isUuid(id));
-  if (bad !== undefined)
-    throw ApiError.invalidParam('filters', 'invalid_value', `cluster_id "${bad}" is not a cluster id`);
+  requireClusterIds(filters.get('cluster_id') ?? [], CLUSTER_ID_FILTER);
   const digests = filters.get('image_digest');
   if (digests) filters.set('image_digest', digests.map(normalizeDigest));
   return filters;

@@ -6,7 +6,7 @@ import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { parseList } from '../../http/filters.js';
-import { iso, isUuid } from '../../http/ids.js';
+import { iso, requireClusterIds } from '../../http/ids.js';
 import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
 import { parseSort } from '../../http/sort.js';
 import { parseTimeRange } from '../../http/time.js';
@@ -59,14 +59,6 @@ export interface ResourceListQuery {
   page: PageRequest;
 }
 
-function clusterIds(raw: string | undefined): string[] {
-  const ids = parseList(raw);
-  const bad = ids.find((id) => !isUuid(id));
-  if (bad !== undefined)
-    throw ApiError.invalidParam('cluster_id', 'invalid_format', `"${bad}" is not a cluster id`);
-  return ids;
-}
-
 export function createResourceService(deps: {
   db: Database;
   accounts: AccountService;
@@ -81,7 +73,10 @@ export function createResourceService(deps: {
       const { rows, total } = await repo.listResources(db, account.id, {
         filters: {
           ...range,
-          clusterIds: clusterIds(query.cluster_id),
+          clusterIds: requireClusterIds(parseList(query.cluster_id), {
+            param: 'cluster_id',
+            code: 'invalid_format',
+          }),
           namespaces: parseList(query.namespace),
           ownerUids: parseList(query.owner_uid),
           imageDigests: parseList(query.image_digest).map(normalizeDigest),

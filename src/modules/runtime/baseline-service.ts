@@ -5,9 +5,8 @@
 import type { Database } from '../../db/database.js';
 import { truncateFingerprint } from '../../engines/runtime/index.js';
 import type { Actor } from '../../http/actor.js';
-import { ApiError } from '../../http/errors.js';
 import { parseFilters } from '../../http/filters.js';
-import { iso, isUuid } from '../../http/ids.js';
+import { CLUSTER_ID_FILTER, iso, requireClusterIds } from '../../http/ids.js';
 import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
 import { parseSort } from '../../http/sort.js';
 import type { AccountService } from '../accounts/service.js';
@@ -35,9 +34,7 @@ export function toApiBaseline(accountId: string, row: repo.BaselineRow, children
 
 function baselineFilters(raw: string | undefined) {
   const filters = parseFilters(raw, BASELINE_FILTER_KEYS);
-  const bad = (filters.get('cluster_id') ?? []).find((id) => !isUuid(id));
-  if (bad !== undefined)
-    throw ApiError.invalidParam('filters', 'invalid_value', `cluster_id "${bad}" is not a cluster id`);
+  requireClusterIds(filters.get('cluster_id') ?? [], CLUSTER_ID_FILTER);
   const containerIds = filters.get('container_id');
   if (containerIds) filters.set('container_id', containerIds.map(inventoryContainerId));
   return filters;

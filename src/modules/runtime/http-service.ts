@@ -4,9 +4,8 @@
  */
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
-import { ApiError } from '../../http/errors.js';
 import { booleanFilter, parseFilters, parseList } from '../../http/filters.js';
-import { iso, isUuid } from '../../http/ids.js';
+import { iso, requireClusterIds } from '../../http/ids.js';
 import { type OffsetPage, offsetList } from '../../http/paging.js';
 import type { AccountService } from '../accounts/service.js';
 import * as repo from './http-repository.js';
@@ -43,12 +42,6 @@ export function toApiObservation(row: repo.StoredObservation) {
   };
 }
 
-function clusterIds(values: string[], param: string): string[] {
-  const bad = values.find((id) => !isUuid(id));
-  if (bad !== undefined) throw ApiError.invalidParam(param, 'invalid_value', `"${bad}" is not a cluster id`);
-  return values;
-}
-
 export function createHttpObservationService({ db, accounts }: { db: Database; accounts: AccountService }) {
   return {
     async list(
@@ -65,9 +58,12 @@ export function createHttpObservationService({ db, accounts }: { db: Database; a
       const filters = parseFilters(query.filters, HTTP_FILTER_KEYS);
       const hasPii = booleanFilter('has_pii', filters.get('has_pii'));
       filters.delete('has_pii');
-      clusterIds(filters.get('cluster_id') ?? [], 'filters');
+      requireClusterIds(filters.get('cluster_id') ?? [], { param: 'filters', code: 'invalid_value' });
       const { rows, total } = await repo.listObservations(db, account.id, {
-        clusterIds: clusterIds(parseList(query.clusterIds), 'cluster_ids'),
+        clusterIds: requireClusterIds(parseList(query.clusterIds), {
+          param: 'cluster_ids',
+          code: 'invalid_value',
+        }),
         filters: filters as Map<repo.HttpFilterKey, string[]>,
         hasPii,
         q: query.q,

@@ -8,7 +8,7 @@ import { buildRuntimeInsight, type Fingerprint } from '../../engines/runtime/ind
 import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { parseFilters, parseList } from '../../http/filters.js';
-import { iso, isUuid } from '../../http/ids.js';
+import { CLUSTER_ID_FILTER, iso, isUuid, requireClusterIds } from '../../http/ids.js';
 import { type OffsetPage, offsetList } from '../../http/paging.js';
 import { parseSort } from '../../http/sort.js';
 import type { AccountService } from '../accounts/service.js';
@@ -48,14 +48,6 @@ const withContainerId = (fingerprint: Fingerprint, id: string): Fingerprint => (
   containers: fingerprint.containers.map((container) => ({ ...container, id })),
 });
 
-/** A uuid, or a 400 naming the filter: a malformed cluster id cannot match anything. */
-function uuids(values: string[], what: string): string[] {
-  const bad = values.find((value) => !isUuid(value));
-  if (bad !== undefined)
-    throw ApiError.invalidParam('filters', 'invalid_value', `${what} "${bad}" is not a cluster id`);
-  return values;
-}
-
 export function createInsightService({ db, accounts }: { db: Database; accounts: AccountService }) {
   return {
     async list(
@@ -74,7 +66,7 @@ export function createInsightService({ db, accounts }: { db: Database; accounts:
         .filter((ids) => ids.length > 0)
         .map((ids) => ids.map(inventoryContainerId));
       const { rows, total } = await repo.listInsights(db, account.id, {
-        clusterIds: uuids(filters.get('cluster_id') ?? [], 'cluster_id'),
+        clusterIds: requireClusterIds(filters.get('cluster_id') ?? [], CLUSTER_ID_FILTER),
         containerIdSets,
         sort: parseSort(query.sort, INSIGHT_SORT_FIELDS, 'updated_at:desc'),
         page: query.page,
