@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the machine's PostgreSQL 15 (installing it from Debian where absent) and makes sure a
-# `posture` login role (allowed to create the per-test-file databases) and database exist.
+# `posture` login role (allowed to create the per-test-file databases, owner of their tables), a
+# `posture_app` login role (the application's, which row-level security binds) and a database exist.
 # Prints the DATABASE_URL to use on its last line.
 set -euo pipefail
 
@@ -21,6 +22,11 @@ pg_isready -h 127.0.0.1 -p 5432 >/dev/null
 as_postgres() { su postgres -c "psql -v ON_ERROR_STOP=1 -qtA -c \"$1\""; }
 if [ "$(as_postgres "select 1 from pg_roles where rolname = 'posture'")" != "1" ]; then
   as_postgres "create role posture login password 'posture' createdb"
+fi
+# The application's role (docs/security.md, "Row-level security"): a plain login role that owns no
+# table, so the policies bind it. Tests connect the app as posture_app and migrate as posture.
+if [ "$(as_postgres "select 1 from pg_roles where rolname = 'posture_app'")" != "1" ]; then
+  as_postgres "create role posture_app login password 'posture_app' nosuperuser nobypassrls nocreatedb nocreaterole"
 fi
 # Test databases are dropped WITH (FORCE); this lets it end an autovacuum worker visiting one.
 as_postgres "grant pg_signal_backend to posture"

@@ -14,14 +14,17 @@ import pg from 'pg';
 import { testConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrator.js';
+import { TEST_APP_ROLE } from '../test/support/database.js';
 
 export const BENCH_SECRET = 'bench-secret-bench-secret-bench-secret-00';
 const quiet = { warn() {}, error() {} };
 
 export interface Store {
   engine: 'postgres' | 'pglite';
-  /** DATABASE_URL of the throwaway database (PostgreSQL only) */
+  /** the throwaway database as its owner (PostgreSQL only): seeding, migrations, SQL tools */
   url: string | undefined;
+  /** the same database as the application's role, which the server connects as (row-level security) */
+  appUrl: string | undefined;
   dataDir: string | undefined;
   /** opens the store in this process (PGlite: only while the server is stopped) */
   open(): Promise<Database>;
@@ -37,6 +40,7 @@ export async function createStore(
     return {
       engine,
       url: undefined,
+      appUrl: undefined,
       dataDir,
       open: () => openDatabase(testConfig({ DATABASE_URL: undefined, DATA_DIR: dataDir }), quiet),
       async drop() {
@@ -59,9 +63,13 @@ export async function createStore(
   await admin(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  const appUrl = new URL(url);
+  appUrl.username = TEST_APP_ROLE.user;
+  appUrl.password = TEST_APP_ROLE.password;
   return {
     engine,
     url: url.toString(),
+    appUrl: appUrl.toString(),
     dataDir: undefined,
     open: () => openDatabase(testConfig({ DATABASE_URL: url.toString() }), quiet),
     drop: () => admin(`drop database if exists ${name} with (force)`),
@@ -102,7 +110,9 @@ export async function startServer(store: Store): Promise<ServerProcess> {
     ...process.env,
     HOST: '127.0.0.1',
     PORT: String(port),
-    DATABASE_URL: store.url ?? '',
+    // As in production: the server connects as the application's role and migrates as the owner.
+    DATABASE_URL: store.appUrl ?? '',
+    DATABASE_MIGRATION_URL: store.url ?? '',
     DATA_DIR: store.dataDir ?? '',
     POSTURE_SECRET: BENCH_SECRET,
     DEMO: 'false',

@@ -13,6 +13,22 @@ const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   /** PostgreSQL connection string; when unset the embedded PGlite store is used. */
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * PostgreSQL connection string of the schema's owner, for migrations only; the server then grants
+   * DATABASE_URL's role the rights it needs. Unset: migrations run through DATABASE_URL.
+   */
+  DATABASE_MIGRATION_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * 'on': the server refuses to start when DATABASE_URL's role could bypass row-level security
+   * (superuser, BYPASSRLS, owner of a table). 'off' only for a single-role development setup; it
+   * is logged as a warning at every start (docs/security.md, "Row-level security").
+   */
+  DATABASE_RLS_CHECK: Type.Enum(['on', 'off'], { default: 'on' }),
+  /**
+   * TEST ONLY, refused unless NODE_ENV=test: the services' own account and tenant checks accept any
+   * account of any tenant, so the isolation matrix proves the row-level security policies alone.
+   */
+  POSTURE_UNSAFE_DISABLE_APP_SCOPING: Type.Boolean({ default: false }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   /** Where PGlite keeps its files (and the generated server secret); `:memory:` for a throwaway store. */
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
@@ -71,7 +87,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     });
     throw new ConfigError(`invalid configuration:\n  ${[...new Set(lines)].join('\n  ')}`);
   }
-  return converted as Config;
+  const config = converted as Config;
+  if (config.POSTURE_UNSAFE_DISABLE_APP_SCOPING && (env.NODE_ENV ?? process.env.NODE_ENV) !== 'test') {
+    throw new ConfigError(
+      "POSTURE_UNSAFE_DISABLE_APP_SCOPING turns off the services' tenant and account checks; it is for the test suite only (NODE_ENV=test)",
+    );
+  }
+  return config;
 }
 
 /** A configuration for tests and tools: in-memory store unless DATABASE_URL is given, quiet logs. */
@@ -84,6 +106,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     RUNTIME_WINDOW_SWEEP_SECONDS: '0',
     POSTURE_SECRET: 'test-secret-test-secret-test-secret-0000',
     DATABASE_URL: process.env.DATABASE_URL,
+    // The isolation matrix's RLS-only run (docs/security.md) reaches the app through this variable.
+    POSTURE_UNSAFE_DISABLE_APP_SCOPING: process.env.POSTURE_UNSAFE_DISABLE_APP_SCOPING,
     ...Object.fromEntries(
       Object.entries(overrides).map(([k, v]) => [k, v === undefined ? undefined : String(v)]),
     ),

@@ -5,24 +5,26 @@
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { AppRoleError, checkAppRole } from './db/app-role.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
-import { openDatabase } from './db/database.js';
-import { migrate } from './db/migrator.js';
+import type { Database } from './db/database.js';
+import { openMigratedDatabase } from './db/prepare.js';
+import { withSystemScope } from './db/scope.js';
 import { ensureDemoTenant } from './demo/demo-tenant.js';
 import { loadServerSecret } from './security/secrets.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = pino({ level: config.LOG_LEVEL });
-  const db = await openDatabase(config, log);
-  const applied = await migrate(db);
+  const { db, applied } = await openMigratedDatabase(config, log);
   if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
+  if (db.engine === 'postgres') await checkRowLevelSecurityRole(db, config, log);
   const pepper = loadServerSecret(config);
 
   const app = await buildApp({ config, db, pepper });
   const url = await app.listen({ host: config.HOST, port: config.PORT });
-  if (config.DEMO) await ensureDemoTenant({ db, pepper, baseUrl: url, app });
+  if (config.DEMO) await withSystemScope(() => ensureDemoTenant({ db, pepper, baseUrl: url, app }));
   log.info(
     { url, console: `${url}/console`, docs: `${url}/docs`, engine: db.engine },
     'Posture is listening',
@@ -36,8 +38,24 @@ async function main(): Promise<void> {
   });
 }
 
+/** Row-level security binds only a role that cannot bypass it (docs/security.md). */
+async function checkRowLevelSecurityRole(db: Database, config: Config, log: pino.Logger): Promise<void> {
+  if (config.DATABASE_RLS_CHECK === 'off') {
+    log.warn(
+      'DATABASE_RLS_CHECK=off: the database role is not checked, and row-level security does not protect a role that owns the tables; never in production',
+    );
+    return;
+  }
+  try {
+    await checkAppRole(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof AppRoleError) {
     console.error(`posture: ${error.message}`);
   } else {
     console.error('posture: failed to start:', error);

@@ -7,8 +7,9 @@
  */
 import { type Config, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
-import { type Database, openDatabase } from '../db/database.js';
-import { migrate } from '../db/migrator.js';
+import type { Database } from '../db/database.js';
+import { openMigratedDatabase } from '../db/prepare.js';
+import { withSystemScope } from '../db/scope.js';
 import { createTenancyService, type TenancyService } from '../modules/tenancy/service.js';
 import { loadServerSecret } from '../security/secrets.js';
 import { describeError } from './errors.js';
@@ -39,21 +40,24 @@ export async function withStore<T>(io: CliIo, work: (store: Store) => Promise<T>
     warn: (_details: object, message: string) => io.stderr.write(`posture: warning: ${message}\n`),
     error: (_details: object, message: string) => io.stderr.write(`posture: ${message}\n`),
   };
-  const db = await openDatabase(config, logger).catch(failedTo('open'));
+  // Opening includes migrating (through DATABASE_MIGRATION_URL when set); a failure names the step.
+  const { db, applied } = await openMigratedDatabase(config, logger).catch(failedTo('migrate'));
   let result: T;
   try {
-    const applied = await migrate(db).catch(failedTo('migrate'));
     // Loaded only when needed: `posture migrate` must not create DATA_DIR/posture.secret.
     let tenancy: TenancyService | undefined;
-    result = await work({
-      db,
-      config,
-      applied,
-      tenancy: () => {
-        tenancy ??= createTenancyService({ db, pepper: loadServerSecret(config) });
-        return tenancy;
-      },
-    });
+    // The operator's commands act on any tenant: the system scope (row-level security).
+    result = await withSystemScope(() =>
+      work({
+        db,
+        config,
+        applied,
+        tenancy: () => {
+          tenancy ??= createTenancyService({ db, pepper: loadServerSecret(config) });
+          return tenancy;
+        },
+      }),
+    );
   } catch (error) {
     await db.close().catch(() => undefined); // the first failure is the one worth reporting
     throw error;

@@ -4,7 +4,7 @@
  * one transaction under an advisory lock, so concurrent starts serialise and a failed migration
  * leaves the schema as it was.
  */
-import type { Database } from './database.js';
+import type { Database, Executor } from './database.js';
 import { migrations } from './migrations/index.js';
 
 /** Arbitrary constant: the advisory lock key every Posture process agrees on for migrations. */
@@ -29,6 +29,18 @@ export async function migrate(db: Database, list: readonly Migration[] = migrati
       await tx.exec(migration.sql);
       await tx.query('insert into schema_migrations (id) values ($1)', [migration.id]);
     }
+    if (pending.length > 0) await reapplyRowLevelSecurity(tx);
     return pending.map((migration) => migration.id);
   });
+}
+
+/**
+ * Tables added by migrations after 0011 get their row-level security policies here, from the
+ * catalog (see 0011-row-level-security.ts), so no account-owned table is ever left open.
+ */
+async function reapplyRowLevelSecurity(tx: Executor): Promise<void> {
+  const { rows } = await tx.query<{ defined: boolean }>(
+    "select to_regprocedure('posture_apply_row_level_security()') is not null as defined",
+  );
+  if (rows[0]?.defined) await tx.query('select posture_apply_row_level_security()');
 }

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { type Database, type DatabaseLogger, type Executor, parseNumber, TYPE_OIDS } from './database.js';
+import { currentScope, setScopeSql } from './scope.js';
 
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
@@ -8,7 +9,7 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
-function executorOf(client: pg.Pool | pg.PoolClient): Executor {
+function executorOf(client: pg.PoolClient): Executor {
   return {
     async query(sql, params) {
       const result = await client.query(sql, params as unknown[] | undefined);
@@ -31,37 +32,54 @@ export async function openPostgres(url: string, poolSize: number, logger: Databa
   // An idle client losing its connection (server restart) must not crash the process: the pool
   // drops it and the next query opens a new one.
   pool.on('error', (error) => logger.warn({ err: error }, 'idle PostgreSQL connection lost'));
-  const base = executorOf(pool);
+  // And a listener for every client's whole life: pg-pool drops its own while a client is checked
+  // out, and an `error` event with no listener ends the process. Under load, with backends
+  // terminated (test/reliability/database-outage.test.ts), one once slipped past the per-checkout
+  // listener below. Silent: the failing statement, or the pool's listener, reports the error.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
+
+  /**
+   * Every statement runs in a transaction whose first statement sets the data scope of the work
+   * in progress (scope.ts) with set_config(..., true): transaction-local, so a pooled connection
+   * never carries a previous request's scope into the next one. BEGIN and the settings travel in
+   * one round trip (simple protocol; the values are validated UUIDs).
+   */
+  async function inScopedTransaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+    const begin = `BEGIN; ${setScopeSql(currentScope())}`;
+    const client = await pool.connect();
+    // A checked-out client has lost the pool's error listener: a connection terminated during
+    // the transaction (pg_terminate_backend, a restart) would emit an unhandled 'error' and end
+    // the process. The failing query reports it to the caller (503); the client is discarded.
+    let broken = false;
+    const onConnectionError = () => {
+      broken = true;
+    };
+    client.on('error', onConnectionError);
+    try {
+      await client.query(begin);
+      const result = await work(executorOf(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        broken = true; // the connection itself failed: do not return it to the pool
+      }
+      throw error;
+    } finally {
+      client.removeListener('error', onConnectionError);
+      client.release(broken);
+    }
+  }
+
   return {
     engine: 'postgres',
-    ...base,
-    async transaction(work) {
-      const client = await pool.connect();
-      // A checked-out client has lost the pool's error listener: a connection terminated during
-      // the transaction (pg_terminate_backend, a restart) would emit an unhandled 'error' and end
-      // the process. The failing query reports it to the caller (503); the client is discarded.
-      let broken = false;
-      const onConnectionError = () => {
-        broken = true;
-      };
-      client.on('error', onConnectionError);
-      try {
-        await client.query('BEGIN');
-        const result = await work(executorOf(client));
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        try {
-          await client.query('ROLLBACK');
-        } catch {
-          broken = true; // the connection itself failed: do not return it to the pool
-        }
-        throw error;
-      } finally {
-        client.removeListener('error', onConnectionError);
-        client.release(broken);
-      }
-    },
+    query: (sql, params) => inScopedTransaction((tx) => tx.query(sql, params)),
+    exec: (sql) => inScopedTransaction((tx) => tx.exec(sql)),
+    transaction: inScopedTransaction,
     async ping() {
       await pool.query('select 1');
     },

@@ -5,6 +5,7 @@
  * caller learns nothing about what its request would have done.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { scopeOfActor, withScope, withSystemScope } from '../db/scope.js';
 import type { AuthService } from '../modules/auth/service.js';
 import type { Actor } from './actor.js';
 import { refuseForgedCookieWrite } from './csrf.js';
@@ -44,8 +45,19 @@ export function registerAuthHook(app: FastifyInstance, auth: Pick<AuthService, '
     if (request.routeOptions.config?.public || request.is404) return;
     const token = sessionToken(request);
     if (!token) throw new ApiError('unauthenticated');
-    request.actor = await auth.actorForToken(token);
+    // The session is looked up before its tenant is known: no caller's scope yet.
+    request.actor = await withSystemScope(() => auth.actorForToken(token));
     // A cookie rides along on forged requests; a bearer header never does (see csrf.ts).
     if (!request.headers.authorization) refuseForgedCookieWrite(request);
   });
+  // Every later hook and the handler run in the caller's data scope (row-level security,
+  // src/db/scope.ts): callback hooks, so `done`, and all that follows it, runs inside. Entered
+  // twice: for preParsing (ingestion authorizes before reading the body), and again for the
+  // handler, because reading the body continues in the socket's async context, not in ours.
+  const enterCallerScope = (request: FastifyRequest, _reply: unknown, done: () => void) => {
+    if (!request.actor) return done();
+    withScope(scopeOfActor(request.actor), done);
+  };
+  app.addHook('onRequest', enterCallerScope);
+  app.addHook('preHandler', enterCallerScope);
 }

@@ -33,6 +33,16 @@ const isUnstorableText = (error: unknown): boolean => {
   return code === '22021' || code === '22P05';
 };
 
+/**
+ * A write the row-level security policies refused (SQLSTATE 42501, "new row violates row-level
+ * security policy"): the row is outside the caller's scope, so 404 as for any object out of scope.
+ * The services check scope first, so reaching the wall is logged as a warning (docs/security.md).
+ */
+export const isRowLevelSecurityRefusal = (error: unknown): boolean => {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '42501' && typeof message === 'string' && message.includes('row-level security');
+};
+
 function toApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) {
@@ -59,6 +69,7 @@ function toApiError(error: FastifyError): ApiError {
     return new ApiError('bad_request', 'text values must not contain the NUL character (U+0000)');
   }
   if (isDatabaseUnavailable(error)) return new ApiError('unavailable');
+  if (isRowLevelSecurityRefusal(error)) return new ApiError('not_found');
   const status = error.statusCode ?? 500;
   const code = status >= 400 && status < 500 ? CODE_BY_STATUS.get(status) : undefined;
   return code ? new ApiError(code) : new ApiError('internal');
@@ -101,6 +112,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
+    } else if (isRowLevelSecurityRefusal(error)) {
+      request.log.warn({ err: error }, 'write refused by row-level security: the service let it through');
     } else {
       request.log.info({ code: apiError.code }, apiError.message);
     }

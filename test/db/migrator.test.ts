@@ -9,7 +9,7 @@ import { createTestDatabase } from '../support/database.js';
 const quiet = { warn() {}, error() {} };
 
 test('migrations are applied once, in order, and recorded', async () => {
-  const { db, close } = await createTestDatabase(); // already migrated
+  const { owner: db, close } = await createTestDatabase(); // already migrated; the owner migrates
   try {
     assert.deepEqual(await migrate(db), [], 'a second run applies nothing');
     const { rows } = await db.query<{ id: string }>('select id from schema_migrations order by id');
@@ -23,7 +23,7 @@ test('migrations are applied once, in order, and recorded', async () => {
 });
 
 test('a failing migration leaves the schema as it was', async () => {
-  const { db, close } = await createTestDatabase();
+  const { owner: db, close } = await createTestDatabase(); // the owner migrates
   try {
     const broken = [
       ...migrations,
@@ -45,7 +45,7 @@ test('a failing migration leaves the schema as it was', async () => {
 test('concurrent starts on PostgreSQL serialise on the advisory lock', {
   skip: !process.env.DATABASE_URL,
 }, async () => {
-  const { url, close } = await createTestDatabase();
+  const { ownerUrl: url, close } = await createTestDatabase(); // the owner migrates
   const extra = [
     ...migrations,
     { id: '9990-probe', sql: 'create table concurrent_probe (id int primary key)' },

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { scopeOfActor, withScope, withSystemScope } from '../../src/db/scope.js';
 import {
   type AppliedKubernetesPush,
   createKubernetesIngestService,
@@ -20,7 +21,10 @@ after(() => t.close());
 test('listeners see the changed objects inside the transaction; a failing one rolls the push back', async () => {
   const tenant = await createTenant(t);
   const cluster = await createCluster(t, tenant.adminToken, tenant.accountId, 'listened');
-  const actor = await t.app.services.auth.actorForToken(tenant.adminToken);
+  // Called as a request would be: the session looked up in the system scope, the push in the
+  // caller's (row-level security binds the app's connection on PostgreSQL, src/db/scope.ts).
+  const actor = await withSystemScope(() => t.app.services.auth.actorForToken(tenant.adminToken));
+  const asCaller = <T>(work: () => Promise<T>) => withScope(scopeOfActor(actor), work);
   const seen: { push: AppliedKubernetesPush; storedDuring: number }[] = [];
   let fail = false;
   const service = createKubernetesIngestService({
@@ -39,20 +43,24 @@ test('listeners see the changed objects inside the transaction; a failing one ro
   });
   const request = { accountId: tenant.accountId, clusterId: cluster.id, mode: 'incremental' as const };
 
-  await service.ingest(actor, { ...request, body: Buffer.from(sampleText('01-cluster.json')) });
+  await asCaller(() =>
+    service.ingest(actor, { ...request, body: Buffer.from(sampleText('01-cluster.json')) }),
+  );
   assert.equal(seen.length, 1);
   assert.equal(seen[0]?.storedDuring, 10, 'the listener reads the records of its own push');
   assert.equal(seen[0]?.push.changed.length, 10);
   assert.deepEqual(seen[0]?.push.pushedKinds.sort(), ['Namespace', 'Node']);
   assert.equal(seen[0]?.push.clusterName, 'listened');
 
-  await service.ingest(actor, { ...request, body: Buffer.from(sampleText('01-cluster.json')) });
+  await asCaller(() =>
+    service.ingest(actor, { ...request, body: Buffer.from(sampleText('01-cluster.json')) }),
+  );
   assert.deepEqual(seen[1]?.push.changed, [], 'an unchanged push changes nothing');
 
   fail = true;
   const pod = sampleObject('Pod', 'payments', 'debug-shell');
   await assert.rejects(
-    service.ingest(actor, { ...request, body: Buffer.from(JSON.stringify(pod)) }),
+    asCaller(() => service.ingest(actor, { ...request, body: Buffer.from(JSON.stringify(pod)) })),
     /engine failed/,
   );
   assert.deepEqual(seen[2]?.push.changed, [{ uid: pod.metadata.uid, kind: 'Pod' }]);

@@ -106,7 +106,7 @@ function abortResponse(server: ServerProcess, tenant: Tenant, path: string) {
 async function openStore(): Promise<Record<string, string>> {
   if (!process.env.DATABASE_URL) return { DATA_DIR: join(dir, 'data') };
   database = await createTestDatabase();
-  return { DATABASE_URL: database.url as string };
+  return { DATABASE_URL: database.url as string, DATABASE_MIGRATION_URL: database.ownerUrl as string };
 }
 
 test('clients cutting the connection mid-upload, before the answer or mid-response never crash the server', async (t) => {

@@ -52,7 +52,7 @@ test('database outages under load: the server answers 503 unavailable, never exi
   database = await createTestDatabase();
   const url = database.url as string;
   databaseName = new URL(url).pathname.slice(1);
-  const store = { DATABASE_URL: url };
+  const store = { DATABASE_URL: url, DATABASE_MIGRATION_URL: database.ownerUrl as string };
   const server = await startServer(store);
   const tenant = await connectTenant(server.url, await bootstrap(store));
   admin = new pg.Client({ connectionString: postgres });

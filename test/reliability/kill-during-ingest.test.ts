@@ -45,7 +45,7 @@ test('kill -9 during ingestion: every acknowledged push is stored exactly once (
   const started = Date.now();
 
   database = await createTestDatabase();
-  const store = { DATABASE_URL: database.url ?? '' };
+  const store = { DATABASE_URL: database.url ?? '', DATABASE_MIGRATION_URL: database.ownerUrl ?? '' };
   let active: ServerProcess = await startServer(store);
   const tenant = await connectTenant(active.url, await bootstrap(store));
   const driver = createPushDriver({ seed, tenant, workers: 4, timeoutMs: 30_000, pauseMs: 100 });
@@ -80,7 +80,8 @@ test('kill -9 during ingestion: every acknowledged push is stored exactly once (
 
   await assertExactlyOnce(active.url, tenant, driver.states);
   // The idempotency records agree: one per push, each holding the acknowledged answer.
-  const { rows } = await database.db.query<{ key: string; response: unknown }>(
+  // The owner's handle: row-level security does not hide the rows being counted.
+  const { rows } = await database.owner.query<{ key: string; response: unknown }>(
     'select key, response from idempotency_keys where account_id = $1',
     [tenant.accountId],
   );

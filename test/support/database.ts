@@ -2,19 +2,35 @@
  * A freshly migrated database for one test process: PGlite in memory by default; with
  * DATABASE_URL set, a new PostgreSQL database created on that server (and dropped afterwards), so
  * parallel test files never share state.
+ *
+ * On PostgreSQL the two roles of production (docs/security.md, "Row-level security"): the
+ * database is created and migrated by DATABASE_URL's role (the owner), which then grants the
+ * application's role, `posture_app` (made by .ci/postgres.sh), its data rights; `db` connects as
+ * that role, so the row-level security policies bind every query of the app under test. `owner`
+ * connects as the owner, whom the policies do not bind: fixtures and dumps go through it (or through
+ * `withSystemScope`), never silently seeing nothing. On PGlite both are the same handle.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { testConfig } from '../../src/config.js';
+import { grantAppRole } from '../../src/db/app-role.js';
 import { type Database, openDatabase } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrator.js';
 
 const quietLogger = { warn() {}, error() {} };
 
+/** The application's role on the test server (see .ci/postgres.sh). */
+export const TEST_APP_ROLE = { user: 'posture_app', password: 'posture_app' } as const;
+
 export interface TestDatabase {
+  /** the application's connection (PostgreSQL: the posture_app role, bound by row-level security) */
   db: Database;
-  /** the DATABASE_URL of the per-process database, when running on PostgreSQL */
+  /** the owner's connection, not bound by row-level security: fixtures and dumps */
+  owner: Database;
+  /** the DATABASE_URL of the per-process database (the application's role), on PostgreSQL */
   url: string | undefined;
+  /** the same database as its owner (DATABASE_MIGRATION_URL of a server under test), on PostgreSQL */
+  ownerUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -23,22 +39,30 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (!serverUrl) {
     const db = await openDatabase(testConfig({ DATABASE_URL: undefined }), quietLogger);
     await migrate(db);
-    return { db, url: undefined, close: () => db.close() };
+    return { db, owner: db, url: undefined, ownerUrl: undefined, close: () => db.close() };
   }
   const name = `posture_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await openDatabase(testConfig({ DATABASE_URL: url.toString() }), quietLogger);
-  await migrate(db);
+  const ownerUrl = new URL(serverUrl);
+  ownerUrl.pathname = `/${name}`;
+  const appUrl = new URL(ownerUrl);
+  appUrl.username = TEST_APP_ROLE.user;
+  appUrl.password = TEST_APP_ROLE.password;
+  const owner = await openDatabase(testConfig({ DATABASE_URL: ownerUrl.toString() }), quietLogger);
+  await migrate(owner);
+  await grantAppRole(owner, TEST_APP_ROLE.user);
+  const db = await openDatabase(testConfig({ DATABASE_URL: appUrl.toString() }), quietLogger);
   return {
     db,
-    url: url.toString(),
+    owner,
+    url: appUrl.toString(),
+    ownerUrl: ownerUrl.toString(),
     async close() {
       await db.close();
+      await owner.close();
       const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
       try {

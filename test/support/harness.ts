@@ -89,8 +89,10 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
 
   return {
     app,
-    db: database.db,
-    tenancy: createTenancyService({ db: database.db, pepper: TEST_PEPPER }),
+    // The owner's handle: fixtures and direct reads are not bound by row-level security (and the
+    // app under test, on database.db, is). See test/support/database.ts.
+    db: database.owner,
+    tenancy: createTenancyService({ db: database.owner, pepper: TEST_PEPPER }),
     config,
     request,
     async close() {

@@ -1,3 +1,4 @@
+import { withSystemScope } from '../../db/scope.js';
 import type { Api } from '../../http/api.js';
 import { errorResponses } from '../../http/schemas.js';
 import { SessionRequest, SessionResponse } from './schemas.js';
@@ -27,9 +28,12 @@ export async function authRoutes(app: Api, { auth }: { auth: AuthService }): Pro
       },
     },
     async (request, reply) => {
-      const session = await auth.authenticate(
-        { accessKeyId: request.body.access_key_id, secretKey: request.body.secret_key },
-        request.ip,
+      // The key is looked up before its tenant is known: the system scope (src/db/scope.ts).
+      const session = await withSystemScope(() =>
+        auth.authenticate(
+          { accessKeyId: request.body.access_key_id, secretKey: request.body.secret_key },
+          request.ip,
+        ),
       );
       reply.header('cache-control', 'no-store');
       return { token: session.token, expires_at: session.expiresAt.toISOString() };

@@ -7,6 +7,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { withSystemScope } from '../../db/scope.js';
 import { type Actor, roleOnAccount, roleOnTenant } from '../../http/actor.js';
 import type { Api } from '../../http/api.js';
 import { actorOf, SESSION_COOKIE } from '../../http/auth-hook.js';
@@ -73,9 +74,12 @@ export function consoleSessionRoutes(app: Api, { sessions }: { sessions: Console
       },
     },
     async (request, reply) => {
-      const signedIn = await sessions.signIn(
-        { accessKeyId: request.body.access_key_id, secretKey: request.body.secret_key },
-        request.ip,
+      // The key is looked up before its tenant is known: the system scope (src/db/scope.ts).
+      const signedIn = await withSystemScope(() =>
+        sessions.signIn(
+          { accessKeyId: request.body.access_key_id, secretKey: request.body.secret_key },
+          request.ip,
+        ),
       );
       const maxAgeSeconds = (signedIn.expiresAt.getTime() - Date.now()) / 1000;
       reply.setCookie(
@@ -123,7 +127,7 @@ export function consoleSessionRoutes(app: Api, { sessions }: { sessions: Console
       },
     },
     async (request, reply) => {
-      await sessions.signOut(request.cookies[SESSION_COOKIE]);
+      await withSystemScope(() => sessions.signOut(request.cookies[SESSION_COOKIE]));
       reply.clearCookie(SESSION_COOKIE, sessionCookieOptions({ secure: secure(request), maxAgeSeconds: 0 }));
       reply.header('cache-control', 'no-store');
       return reply.code(204).send(null);

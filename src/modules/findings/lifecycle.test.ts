@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createCluster, push } from '../../../test/ingest/sample.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../../../test/support/harness.js';
+import { scopeOfActor, withScope, withSystemScope } from '../../db/scope.js';
 import { createKubernetesIngestService } from '../clusters/ingest-service.js';
 import { createFindingsEvaluator } from './evaluator.js';
 import type { FindingGroupsOpened } from './events.js';
@@ -171,14 +172,17 @@ test('listeners get the groups created or reopened, inside the push transaction'
     clusters: t.app.services.clusters,
     listeners: [evaluator.onKubernetesPush],
   });
-  const actor = await t.app.services.auth.actorForToken(tenant.adminToken);
+  // As a request would: the session in the system scope, the push in the caller's (src/db/scope.ts).
+  const actor = await withSystemScope(() => t.app.services.auth.actorForToken(tenant.adminToken));
   const ingest = (object: object) =>
-    service.ingest(actor, {
-      accountId: tenant.accountId,
-      clusterId: cluster.id,
-      mode: 'incremental',
-      body: Buffer.from(JSON.stringify(object)),
-    });
+    withScope(scopeOfActor(actor), () =>
+      service.ingest(actor, {
+        accountId: tenant.accountId,
+        clusterId: cluster.id,
+        mode: 'incremental',
+        body: Buffer.from(JSON.stringify(object)),
+      }),
+    );
 
   await ingest(deployment({ version: '1', privileged: true }));
   const created = events.at(-1);

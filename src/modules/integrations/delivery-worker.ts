@@ -11,6 +11,7 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
+import { withSystemScope } from '../../db/scope.js';
 import type { Api } from '../../http/api.js';
 import { providerOf } from './catalogue.js';
 import {
@@ -127,11 +128,16 @@ export function createDeliveryWorker(deps: {
     await recordAttempt(db, row, outcome);
   }
 
-  /** Claims and sends one batch of due deliveries; returns how many were attempted. */
-  async function runOnce(): Promise<number> {
-    const rows = await claimDueDeliveries(db, BATCH, settings.timeoutMs + 30_000);
-    await Promise.all(rows.map(deliver));
-    return rows.length;
+  /**
+   * Claims and sends one batch of due deliveries; returns how many were attempted. Deliveries of
+   * every tenant: the system scope (row-level security, src/db/scope.ts).
+   */
+  function runOnce(): Promise<number> {
+    return withSystemScope(async () => {
+      const rows = await claimDueDeliveries(db, BATCH, settings.timeoutMs + 30_000);
+      await Promise.all(rows.map(deliver));
+      return rows.length;
+    });
   }
 
   async function tick() {
@@ -151,7 +157,7 @@ export function createDeliveryWorker(deps: {
       const deadline = Date.now() + withinMs;
       while (Date.now() < deadline) {
         if ((await runOnce()) > 0) continue;
-        const due = await nextDueAt(db);
+        const due = await withSystemScope(() => nextDueAt(db));
         if (!due) return;
         await new Promise((resolve) =>
           setTimeout(resolve, Math.min(Math.max(due.getTime() - Date.now(), 5), 100)),

@@ -11,6 +11,7 @@
  *   await queue.idle(); // tests: wait until every job has finished
  */
 import type { Database } from '../../db/database.js';
+import { withSystemScope } from '../../db/scope.js';
 import type { LlmAnalyser } from '../../engines/runtime/index.js';
 import * as insights from './insight-repository.js';
 import * as workloads from './workload-repository.js';
@@ -62,7 +63,9 @@ export function createLlmQueue({ db, analyser, concurrency = 2, maxPending = 200
       const [key, entry] = pending.entries().next().value!;
       pending.delete(key);
       running++;
-      run(entry)
+      // A job outlives the request that queued it and the pump runs in whichever context freed a
+      // slot: each job states its own scope, the system's (its queries name their account).
+      withSystemScope(() => run(entry))
         .catch((error: unknown) =>
           entry.log.warn({ err: error, insightId: entry.job.insightId }, 'LLM analysis failed'),
         )

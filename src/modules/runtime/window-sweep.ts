@@ -15,6 +15,7 @@
  *   registerWindowSweep(app, sweep);                      // the server: every periodSeconds
  */
 import type { Database, Executor } from '../../db/database.js';
+import { withSystemScope } from '../../db/scope.js';
 import {
   captureIfWindowElapsed,
   shouldRaiseInsight,
@@ -176,8 +177,15 @@ export function createWindowSweep({
   let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
 
-  /** One bounded run at `now`: captures what is due then, at most batchSize workload containers. */
-  async function sweep(now: Date = new Date(), logger: SweepLogger = log): Promise<SweepOutcome> {
+  /**
+   * One bounded run at `now`: captures what is due then, at most batchSize workload containers.
+   * Every account's: the system scope (row-level security, src/db/scope.ts).
+   */
+  function sweep(now: Date = new Date(), logger: SweepLogger = log): Promise<SweepOutcome> {
+    return withSystemScope(() => sweepAll(now, logger));
+  }
+
+  async function sweepAll(now: Date, logger: SweepLogger): Promise<SweepOutcome> {
     const due = await findDueWorkloads(db, now, DEFAULT_RUNTIME_SETTINGS.learningWindowSeconds, batchSize);
     const outcome: SweepOutcome = {
       examined: due.length,

@@ -7,6 +7,7 @@
  * Report rows are never rewritten by an import: they join the feed tables when read.
  */
 import type { Database, Executor } from '../../db/database.js';
+import { withSystemScope } from '../../db/scope.js';
 import { type Actor, roleOnTenant } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { iso } from '../../http/ids.js';
@@ -123,7 +124,10 @@ export function createFeedService({
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const bytes = await decodeIngestBody(raw, request.contentEncoding);
       try {
-        const result = await importFeed(db, await openFeed(bytes), actor.userId, kevListeners);
+        // Feeds are global and a KEV change re-evaluates every tenant's findings: no caller's scope.
+        const result = await withSystemScope(async () =>
+          importFeed(db, await openFeed(bytes), actor.userId, kevListeners),
+        );
         // decodeIngestBody hands back the very buffer it was given unless it inflated gzip.
         return { ...result, compressed: result.compressed || bytes !== raw };
       } catch (error) {
