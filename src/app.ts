@@ -59,6 +59,8 @@ export interface AppDeps {
 
 /** An empty query parameter (`q=`) means "not given": existing clients send them empty. */
 function parseQueryDroppingEmpty(text: string): Record<string, string | string[]> {
+  // Most requests have no query string; this runs on every one of them (docs/performance.md).
+  if (text === '') return Object.create(null);
   const parsed = parseQuery(text) as Record<string, string | string[]>;
   for (const [key, value] of Object.entries(parsed)) {
     if (value === '') delete parsed[key];

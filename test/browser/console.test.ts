@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { announceSessionChange } from '../../src/modules/auth/revocations.js';
 import { hashToken } from '../../src/security/secrets.js';
 import { type Chromium, openChromium, textOf, urlOf } from './browser.js';
 import { type ConsoleFixture, startConsoleFixture } from './fixture.js';
@@ -310,6 +311,8 @@ describe('web console in Chromium', {
         `update sessions set expires_at = now() - interval '1 minute' where token_hash = $1`,
         [hashToken(cookie.value)],
       );
+      // Written behind the server's back: its session cache (docs/auth.md) must be told.
+      announceSessionChange({ all: true });
       await nav(page, 'Users and roles').click();
       await page.getByText('Your session has expired. Sign in again to continue.').waitFor();
       await signIn(page);

@@ -10,6 +10,7 @@ import { iso, isUuid } from '../../http/ids.js';
 import { type OffsetPage, offsetList } from '../../http/paging.js';
 import { hashSecret, newAccessKeyId, newSecretKey } from '../../security/secrets.js';
 import { findAccountInTenant } from '../accounts/repository.js';
+import { announceSessionChange } from '../auth/revocations.js';
 import * as repo from './repository.js';
 
 export function toApiAccessKey(row: repo.AccessKeyRow) {
@@ -148,6 +149,7 @@ export function createAccessKeyService({ db, pepper }: { db: Database; pepper: s
         if (!row) throw new ApiError('not_found', 'access key not found');
         await repo.revokeAccessKey(tx, actor.tenantId, id);
       });
+      announceSessionChange({ accessKeyId: id });
     },
   };
 }

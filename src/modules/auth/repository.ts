@@ -21,16 +21,23 @@ export async function findKeyForLogin(db: Executor, accessKeyId: string): Promis
   return row ? { ...row, secret_hash: Buffer.from(row.secret_hash) } : undefined;
 }
 
+/**
+ * The session and the login's audit fields (the user's last_login_at, the key's last_used_at) in
+ * one statement: one round trip, and atomic without a transaction of its own.
+ */
 export async function insertSession(
   db: Executor,
   session: { tokenHash: Buffer; key: KeyForLogin; expiresAt: Date },
 ): Promise<void> {
   await db.query(
-    `insert into sessions (token_hash, access_key_id, user_id, tenant_id, expires_at) values ($1, $2, $3, $4, $5)`,
+    `with created as (
+       insert into sessions (token_hash, access_key_id, user_id, tenant_id, expires_at) values ($1, $2, $3, $4, $5)
+     ), user_seen as (
+       update users set last_login_at = now() where id = $3
+     )
+     update access_keys set last_used_at = now() where id = $2`,
     [session.tokenHash, session.key.id, session.key.user_id, session.key.tenant_id, session.expiresAt],
   );
-  await db.query('update users set last_login_at = now() where id = $1', [session.key.user_id]);
-  await db.query('update access_keys set last_used_at = now() where id = $1', [session.key.id]);
 }
 
 export async function deleteSessionsExpiredBefore(db: Executor, before: Date): Promise<number> {
@@ -47,6 +54,8 @@ export interface SessionRow {
   expired: boolean;
   /** false when the key was revoked or expired, or its user locked, after the session began */
   usable: boolean;
+  /** milliseconds until the session or its key expires, by the database's clock */
+  valid_for_ms: number;
   assignments: { level: Level; account_id: string | null; role: Role }[];
 }
 
@@ -56,6 +65,7 @@ export async function findSession(db: Executor, tokenHash: Buffer): Promise<Sess
     `select s.user_id, s.tenant_id, s.access_key_id, k.scope as key_scope, k.account_id as key_account_id,
             s.expires_at <= now() as expired,
             (k.revoked_at is null and (k.expires_at is null or k.expires_at > now()) and not u.locked) as usable,
+            (extract(epoch from least(s.expires_at, k.expires_at) - now()) * 1000)::float8 as valid_for_ms,
             coalesce((select json_agg(json_build_object('level', r.level, 'account_id', r.account_id, 'role', r.role))
                         from role_assignments r where r.user_id = s.user_id), '[]'::json) as assignments
        from sessions s

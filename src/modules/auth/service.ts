@@ -1,6 +1,7 @@
 /**
  * Access keys in, session tokens out (endpoint #1), and session tokens back to an Actor on every
- * other request. Unknown ids and wrong secrets take the same path and give the same answer.
+ * other request, through a short-lived in-process cache (session-cache.ts, docs/auth.md). Unknown
+ * ids and wrong secrets take the same path and give the same answer.
  */
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
@@ -8,6 +9,8 @@ import { ApiError } from '../../http/errors.js';
 import { hashSecret, hashToken, newSessionToken, sameHash } from '../../security/secrets.js';
 import type { LoginThrottle } from './login-throttle.js';
 import * as repo from './repository.js';
+import { subscribeToSessionChanges } from './revocations.js';
+import { createSessionCache } from './session-cache.js';
 
 export interface AuthServiceDeps {
   db: Database;
@@ -24,11 +27,36 @@ export interface Session {
 /** How long expired sessions are kept so their clients hear token_expired, not unauthenticated. */
 const EXPIRED_SESSION_RETENTION_MS = 24 * 3600 * 1000;
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
+/**
+ * How long a session read from the database is trusted without reading it again: the bound on how
+ * late this process learns of a revocation made by another process (docs/auth.md, "Session
+ * cache"). Revocations made by this process take effect at once whatever this says.
+ */
+export const SESSION_CACHE_TTL_MS = 1000;
+const SESSION_CACHE_MAX_ENTRIES = 10_000;
+
+function actorOfSession(session: repo.SessionRow): Actor {
+  // Frozen: one cached Actor serves many requests at once, so no request may change it.
+  return Object.freeze({
+    userId: session.user_id,
+    tenantId: session.tenant_id,
+    accessKeyId: session.access_key_id,
+    keyScope: session.key_scope,
+    keyAccountId: session.key_account_id,
+    assignments: Object.freeze(
+      session.assignments.map((a) =>
+        Object.freeze({ level: a.level, accountId: a.account_id, role: a.role }),
+      ),
+    ),
+  });
+}
 
 export function createAuthService({ db, pepper, sessionTtlSeconds, throttle }: AuthServiceDeps) {
   // Compared against when the key id is unknown, so both failures cost one HMAC and one compare.
   const decoyHash = hashSecret(pepper, 'decoy');
   let lastCleanup = 0;
+  const sessions = createSessionCache({ maxEntries: SESSION_CACHE_MAX_ENTRIES, ttlMs: SESSION_CACHE_TTL_MS });
+  subscribeToSessionChanges(sessions);
 
   async function cleanupExpiredSessions(now: number): Promise<void> {
     if (now - lastCleanup < CLEANUP_INTERVAL_MS) return;
@@ -59,27 +87,20 @@ export function createAuthService({ db, pepper, sessionTtlSeconds, throttle }: A
       const now = Date.now();
       const token = newSessionToken();
       const expiresAt = new Date(now + sessionTtlSeconds * 1000);
-      await db.transaction((tx) => repo.insertSession(tx, { tokenHash: hashToken(token), key, expiresAt }));
+      await repo.insertSession(db, { tokenHash: hashToken(token), key, expiresAt });
       await cleanupExpiredSessions(now);
       return { token, expiresAt };
     },
 
     async actorForToken(token: string): Promise<Actor> {
-      const session = await repo.findSession(db, hashToken(token));
+      const tokenHash = hashToken(token);
+      const cached = sessions.get(tokenHash);
+      if (cached) return cached;
+      const lookup = sessions.beginLookup();
+      const session = await repo.findSession(db, tokenHash);
       if (!session?.usable) throw new ApiError('unauthenticated');
       if (session.expired) throw new ApiError('token_expired');
-      return {
-        userId: session.user_id,
-        tenantId: session.tenant_id,
-        accessKeyId: session.access_key_id,
-        keyScope: session.key_scope,
-        keyAccountId: session.key_account_id,
-        assignments: session.assignments.map((a) => ({
-          level: a.level,
-          accountId: a.account_id,
-          role: a.role,
-        })),
-      };
+      return lookup.store(tokenHash, actorOfSession(session), session.valid_for_ms);
     },
   };
 }

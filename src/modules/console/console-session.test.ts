@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTenant, startTestApp, type TestApp } from '../../../test/support/harness.js';
 import { hashToken } from '../../security/secrets.js';
+import { announceSessionChange } from '../auth/revocations.js';
 
 let t: TestApp;
 before(async () => {
@@ -219,6 +220,8 @@ describe('CSRF guard on cookie-authenticated writes', () => {
     await t.db.query(`update sessions set expires_at = now() - interval '1 minute' where token_hash = $1`, [
       hashToken(token),
     ]);
+    // Written behind the server's back: its session cache (docs/auth.md) must be told.
+    announceSessionChange({ all: true });
     const res = await t.request({ method: 'GET', url: '/accounts', headers: cookie(token) });
     assert.equal(res.status, 401);
     assert.equal(res.body.code, 'token_expired');

@@ -4,6 +4,7 @@
  */
 import type { Database } from '../../db/database.js';
 import { hashToken } from '../../security/secrets.js';
+import { announceSessionChange } from '../auth/revocations.js';
 import type { AuthService } from '../auth/service.js';
 import { deleteSession } from './session-repository.js';
 
@@ -51,7 +52,10 @@ export function createConsoleSessionService({
 
     /** Idempotent: an unknown or already ended session is simply gone. */
     async signOut(token: string | undefined): Promise<void> {
-      if (token) await deleteSession(db, hashToken(token));
+      if (!token) return;
+      const tokenHash = hashToken(token);
+      await deleteSession(db, tokenHash);
+      announceSessionChange({ tokenHash });
     },
   };
 }

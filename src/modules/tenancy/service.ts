@@ -13,6 +13,7 @@ import { ApiError } from '../../http/errors.js';
 import { newId } from '../../http/ids.js';
 import { findAccessKey, revokeAccessKey } from '../access-keys/repository.js';
 import { issueAccessKey } from '../access-keys/service.js';
+import { announceSessionChange } from '../auth/revocations.js';
 import * as repo from './repository.js';
 
 export interface BootstrapResult {
@@ -112,6 +113,7 @@ export function createTenancyService({ db, pepper }: { db: Database; pepper: str
       role: Role;
     }) {
       await repo.insertRoleAssignment(db, input);
+      announceSessionChange({ userId: input.userId });
       return { user_id: input.userId, level: input.level, account_id: input.accountId, role: input.role };
     },
 
@@ -133,6 +135,7 @@ export function createTenancyService({ db, pepper }: { db: Database; pepper: str
         }
         await revokeAccessKey(tx, input.tenantId, input.accessKeyId);
       });
+      announceSessionChange({ accessKeyId: input.accessKeyId });
       return { access_key_id: input.accessKeyId, revoked: true };
     },
 
@@ -144,6 +147,7 @@ export function createTenancyService({ db, pepper }: { db: Database; pepper: str
         // Locking a user ends their sessions at once (the session lookup also refuses locked users).
         if (input.locked) await repo.deleteSessionsOfUser(tx, input.userId);
       });
+      announceSessionChange({ userId: input.userId });
       return { user_id: input.userId, locked: input.locked };
     },
 

@@ -11,6 +11,7 @@ import { ApiError, type ValidationDetail } from '../../http/errors.js';
 import { iso, isUuid } from '../../http/ids.js';
 import { type OffsetPage, offsetList } from '../../http/paging.js';
 import type { AccountService } from '../accounts/service.js';
+import { announceSessionChange } from '../auth/revocations.js';
 import { insertRoleAssignment } from '../tenancy/repository.js';
 import * as repo from './repository.js';
 
@@ -156,6 +157,8 @@ export function createUserService({ db, accounts }: { db: Database; accounts: Ac
           throw new ApiError('conflict', 'the tenant must keep at least one tenant-level admin');
         }
       });
+      // The user's sessions act with the new role set from their next request.
+      announceSessionChange({ userId: user.id });
       return {};
     },
   };
