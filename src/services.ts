@@ -21,9 +21,13 @@ import { createResourceService } from './modules/resources/service.js';
 import { createRuntimeServices } from './modules/runtime/services.js';
 import { createUserService } from './modules/users/service.js';
 import { createVulnerabilityServices } from './modules/vulnerabilities/services.js';
+import { refreshCveUsageOnPush } from './modules/vulnerabilities/usage-listener.js';
 
 export function createServices({ config, db, pepper }: AppDeps) {
-  const accounts = createAccountService({ db });
+  const accounts = createAccountService({
+    db,
+    unsafeDisableScoping: config.POSTURE_UNSAFE_DISABLE_APP_SCOPING,
+  });
   const clusters = createClusterService({ db, accounts });
   // Findings follow every ingestion that can change them, inside its transaction (after the
   // identities recompute, which identity findings read); new and reopened groups are queued for
@@ -43,7 +47,7 @@ export function createServices({ config, db, pepper }: AppDeps) {
     kubernetesIngest: createKubernetesIngestService({
       db,
       clusters,
-      listeners: [recomputeIdentitiesOnPush, findingsEvaluator.onKubernetesPush],
+      listeners: [refreshCveUsageOnPush, recomputeIdentitiesOnPush, findingsEvaluator.onKubernetesPush],
     }),
     resources: createResourceService({ db, accounts, clusters }),
     inventoryContainers: createInventoryContainerService({ db, accounts }),

@@ -8,7 +8,7 @@
  *   await db.transaction((tx) => applyKubernetesPush(tx, cluster, objects, { mode: 'snapshot', ... }));
  */
 import type { Executor } from '../../db/database.js';
-import { refreshInventory } from './inventory.js';
+import { type ContainerImageRefs, refreshInventory } from './inventory.js';
 import type { KubeObject } from './object.js';
 import * as store from './resource-store.js';
 import { isNewerVersion } from './versions.js';
@@ -41,6 +41,8 @@ export interface PushOutcome {
    * engines derived from resources (identities, findings) recompute from.
    */
   changed: store.ChangedResource[];
+  /** the images of the containers that started, stopped or changed owner */
+  containerImages: ContainerImageRefs;
 }
 
 export interface ClusterRef {
@@ -145,7 +147,7 @@ export async function applyKubernetesPush(
     ...restorable.filter((object) => restoredSet.has(object.uid)),
   ].filter((object) => !deletedSet.has(object.uid));
   const changed = [...liveChanged.map(({ uid, kind }) => ({ uid, kind })), ...deleted];
-  await refreshInventory(
+  const containerImages = await refreshInventory(
     db,
     { ...scope, clusterName: cluster.clusterName },
     {
@@ -164,5 +166,6 @@ export async function applyKubernetesPush(
   return {
     counts: { created: fresh.length, unchanged, deleted: deleted.length, restored: restored.length },
     changed,
+    containerImages,
   };
 }

@@ -26,19 +26,30 @@ export interface InventoryRow {
   created_at: string;
 }
 
-/** What owner re-resolution needs of a stored row. */
+/** The image of a container row, for what is derived from the images that run (CVE usage). */
+export type ContainerImage = Pick<InventoryRow, 'image_repo' | 'image_tag' | 'image_digest'>;
+
+/** What owner re-resolution needs of a stored row, and its image. */
 export type StoredOwnerLink = Pick<
   InventoryRow,
   'id' | 'pod_uid' | 'pod_namespace' | 'pod_owner_uid' | 'pod_owner_kind' | 'pod_owner_name'
->;
+> &
+  ContainerImage;
 
-export async function deleteContainersOfPods(db: Executor, scope: Scope, podUids: string[]) {
-  if (podUids.length === 0) return;
-  await db.query(
+/** Returns the images of the removed rows. */
+export async function deleteContainersOfPods(
+  db: Executor,
+  scope: Scope,
+  podUids: string[],
+): Promise<ContainerImage[]> {
+  if (podUids.length === 0) return [];
+  const { rows } = await db.query<ContainerImage>(
     `delete from inventory_containers
-      where account_id = $1 and cluster_id = $2 and pod_uid = any($3::text[])`,
+      where account_id = $1 and cluster_id = $2 and pod_uid = any($3::text[])
+      returning image_repo, image_tag, image_digest`,
     [scope.accountId, scope.clusterId, podUids],
   );
+  return rows;
 }
 
 export async function insertContainers(db: Executor, scope: Scope, rows: InventoryRow[]) {
@@ -93,7 +104,8 @@ export async function findRowsOwnedBy(
 ): Promise<StoredOwnerLink[]> {
   if (ownerUids.length === 0) return [];
   const { rows } = await db.query<StoredOwnerLink>(
-    `select id, pod_uid, pod_namespace, pod_owner_uid, pod_owner_kind, pod_owner_name
+    `select id, pod_uid, pod_namespace, pod_owner_uid, pod_owner_kind, pod_owner_name, image_repo,
+            image_tag, image_digest
        from inventory_containers
       where account_id = $1 and cluster_id = $2 and owner_uid = any($3::text[])`,
     [scope.accountId, scope.clusterId, ownerUids],

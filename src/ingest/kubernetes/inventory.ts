@@ -12,6 +12,37 @@ import { MAX_OWNER_DEPTH, type OwnerNode, type ResolvedOwner, resolveTopOwner } 
 import { runningContainersOf } from './pod-spec.js';
 import { findOwnerNodes, type Scope } from './resource-store.js';
 
+/**
+ * The distinct images of the container rows a push removed, added or re-owned: what the CVE
+ * report's usage is recomputed for (src/modules/vulnerabilities/usage-listener.ts).
+ */
+export interface ContainerImageRefs {
+  /** registry digests, matched against a scan's image digest and config digest */
+  digests: string[];
+  /** repository + tag pairs (same length), matched against scans that know no digest */
+  repos: string[];
+  tags: string[];
+}
+
+function imageRefsOf(images: inventory.ContainerImage[]): ContainerImageRefs {
+  const digests = new Set<string>();
+  const repoTags = new Map<string, { repo: string; tag: string }>();
+  for (const image of images) {
+    if (image.image_digest) digests.add(image.image_digest);
+    if (image.image_repo)
+      repoTags.set(`${image.image_repo}\u0000${image.image_tag}`, {
+        repo: image.image_repo,
+        tag: image.image_tag,
+      });
+  }
+  const pairs = [...repoTags.values()];
+  return {
+    digests: [...digests],
+    repos: pairs.map((pair) => pair.repo),
+    tags: pairs.map((pair) => pair.tag),
+  };
+}
+
 export interface InventoryChanges {
   /** pods whose latest version changed in this push: new version, deleted or restored */
   changedPodUids: string[];
@@ -59,8 +90,8 @@ export async function refreshInventory(
   scope: Scope & { clusterName: string },
   changes: InventoryChanges,
   now: Date,
-): Promise<void> {
-  await inventory.deleteContainersOfPods(db, scope, changes.changedPodUids);
+): Promise<ContainerImageRefs> {
+  const removed = await inventory.deleteContainersOfPods(db, scope, changes.changedPodUids);
   const replaced = new Set(changes.changedPodUids);
   const stale = (await inventory.findRowsOwnedBy(db, scope, changes.changedOwnerUids)).filter(
     (row) => !replaced.has(row.pod_uid),
@@ -116,4 +147,5 @@ export async function refreshInventory(
     return [{ id: row.id, owner: resolveTopOwner(placeholder, start, nodes) }];
   });
   await inventory.updateOwners(db, scope, updates);
+  return imageRefsOf([...removed, ...rows, ...stale]);
 }

@@ -15,9 +15,11 @@ import {
   storeIdempotentResponse,
 } from '../../ingest/idempotency.js';
 import { applyKubernetesPush, type IngestMode } from '../../ingest/kubernetes/engine.js';
+import type { ContainerImageRefs } from '../../ingest/kubernetes/inventory.js';
 import { isKubeObject, type KubeObject, toKubeObject } from '../../ingest/kubernetes/object.js';
 import { type KubernetesPush, readKubernetesPush } from '../../ingest/kubernetes/read-push.js';
 import { type ChangedResource, lockCluster } from '../../ingest/kubernetes/resource-store.js';
+import { lockScans } from '../vulnerabilities/scan-store.js';
 import type { ClusterService } from './service.js';
 
 /** Enough details to fix a file; the message gives the total. */
@@ -32,6 +34,8 @@ export interface AppliedKubernetesPush {
   clusterName: string;
   /** objects whose latest version changed (new version, deleted, restored); may be empty */
   changed: ChangedResource[];
+  /** the images of the containers the push started, stopped or re-owned */
+  containerImages: ContainerImageRefs;
   /** every kind the push held, changed or not */
   pushedKinds: string[];
   /** the records' ingested_at */
@@ -132,6 +136,11 @@ export function createKubernetesIngestService({
 
       const { push, objects } = validatePush(bodyText(await decodeIngestBody(raw, request.contentEncoding)));
       return db.transaction(async (tx) => {
+        // Account lock before cluster row: the CVE usage listener recomputes account-wide rows
+        // under the account's scan lock, and a scan push holds that lock while it writes rows
+        // referencing cluster rows (its image, the findings of the clusters running it), whose
+        // foreign-key checks wait for this push's cluster row lock. Taken later, that could deadlock.
+        await lockScans(tx, cluster.account_id);
         await lockCluster(tx, { accountId: cluster.account_id, clusterId: cluster.id });
         if (idempotency) {
           const replay = await claimIdempotencyKey<KubernetesPushResponse>(tx, idempotency);
@@ -142,7 +151,7 @@ export function createKubernetesIngestService({
           clusterId: cluster.id,
           clusterName: cluster.name,
         };
-        const { counts, changed } = await applyKubernetesPush(tx, clusterRef, objects, {
+        const { counts, changed, containerImages } = await applyKubernetesPush(tx, clusterRef, objects, {
           mode: request.mode,
           observedAt,
           now,
@@ -150,7 +159,7 @@ export function createKubernetesIngestService({
         // Sequential: one transaction runs one statement at a time.
         const pushedKinds = [...new Set(objects.map((object) => object.kind))];
         for (const listener of listeners) {
-          await listener(tx, { ...clusterRef, changed, pushedKinds, now, observedAt });
+          await listener(tx, { ...clusterRef, changed, containerImages, pushedKinds, now, observedAt });
         }
         const response: KubernetesPushResponse = {
           cluster_id: cluster.id,

@@ -10,47 +10,55 @@
  *   then the latest push), the first non-empty fixed_in_version in that order, the newest scan's
  *   cluster and time (last_seen_at), the earliest scan time ever seen (first_seen_at), its images
  *   (associated_images, ordered by repository, tag and digest), and, for a row not named by a
- *   CVE, the union of its findings' CVE aliases (for EPSS and KEV);
+ *   CVE, the union of its findings' CVE aliases (for EPSS and KEV), and the usage aggregate of
+ *   its images' workloads (usage-store.ts: affected workloads, clusters, owner and cluster ids);
  * - a package counts its distinct vulnerabilities (its CVE rows) by severity, and its images.
  */
 import type { Executor } from '../../db/database.js';
+import { usageOfImageSets } from './usage-store.js';
 
 const FINDING_ORDER = 'f.severity_rank desc, f.scanned_at desc, i.ingested_at desc, f.image_id';
 
 /** Upserts the CVE rows among these ids that some finding still has; returns nothing. */
 async function upsertCveRows(tx: Executor, accountId: string, cveIds: string[]) {
   await tx.query(
-    `insert into vulnerability_cves (account_id, id, cve_name, package_id, package_name, package_version,
+    `with a as materialized (
+       select f.cve_id, f.cve_name, f.package_id,
+              max(f.severity_rank) as severity_rank,
+              (array_agg(f.severity order by ${FINDING_ORDER}))[1] as severity,
+              bool_or(f.fixed_in_version <> '') as fixable,
+              (array_agg(f.fixed_in_version order by f.fixed_in_version = '', ${FINDING_ORDER}))[1]
+                as fixed_in_version,
+              (array_agg(f.data_source order by ${FINDING_ORDER}))[1] as data_source,
+              (array_agg(i.cluster_id order by i.scanned_at desc, i.ingested_at desc, i.id))[1] as cluster_id,
+              count(*) as images,
+              array_agg(f.image_id order by f.image_id) as image_ids,
+              jsonb_agg(jsonb_build_object('image_digest', i.image_digest, 'image_name', i.image_name,
+                          'image_repo', i.image_repo, 'image_tag', i.image_tag)
+                        order by i.image_repo, i.image_tag, i.image_digest) as associated_images,
+              min(f.scanned_at) as first_seen_at,
+              max(f.scanned_at) as last_seen_at
+         from vulnerability_findings f
+         join vulnerability_images i on i.account_id = f.account_id and i.id = f.image_id
+        where f.account_id = $1 and f.cve_id = any($2::uuid[])
+        group by f.cve_id, f.cve_name, f.package_id
+     ),
+     usage as materialized (${usageOfImageSets('a')})
+     insert into vulnerability_cves (account_id, id, cve_name, package_id, package_name, package_version,
        severity, severity_rank, fixable, fixed_in_version, data_source, lookup_cves, cluster_id,
-       affected_images_count, associated_images, first_seen_at, last_seen_at)
+       affected_images_count, associated_images, first_seen_at, last_seen_at, affected_workloads_count,
+       affected_clusters_count, affected_owner_uids, affected_cluster_ids)
      select $1, a.cve_id, a.cve_name, a.package_id, p.name, p.version, a.severity, a.severity_rank, a.fixable,
             a.fixed_in_version, a.data_source,
             case when a.cve_name like 'CVE-%' then array[a.cve_name]
                  else array(select distinct cve
                               from vulnerability_findings f2 cross join unnest(f2.lookup_cves) as cve
                              where f2.account_id = $1 and f2.cve_id = a.cve_id order by cve) end,
-            a.cluster_id, a.images, a.associated_images, a.first_seen_at, a.last_seen_at
-       from (
-         select f.cve_id, f.cve_name, f.package_id,
-                max(f.severity_rank) as severity_rank,
-                (array_agg(f.severity order by ${FINDING_ORDER}))[1] as severity,
-                bool_or(f.fixed_in_version <> '') as fixable,
-                (array_agg(f.fixed_in_version order by f.fixed_in_version = '', ${FINDING_ORDER}))[1]
-                  as fixed_in_version,
-                (array_agg(f.data_source order by ${FINDING_ORDER}))[1] as data_source,
-                (array_agg(i.cluster_id order by i.scanned_at desc, i.ingested_at desc, i.id))[1] as cluster_id,
-                count(*) as images,
-                jsonb_agg(jsonb_build_object('image_digest', i.image_digest, 'image_name', i.image_name,
-                            'image_repo', i.image_repo, 'image_tag', i.image_tag)
-                          order by i.image_repo, i.image_tag, i.image_digest) as associated_images,
-                min(f.scanned_at) as first_seen_at,
-                max(f.scanned_at) as last_seen_at
-           from vulnerability_findings f
-           join vulnerability_images i on i.account_id = f.account_id and i.id = f.image_id
-          where f.account_id = $1 and f.cve_id = any($2::uuid[])
-          group by f.cve_id, f.cve_name, f.package_id
-       ) a
+            a.cluster_id, a.images, a.associated_images, a.first_seen_at, a.last_seen_at,
+            u.workloads, u.clusters, u.owner_uids, u.cluster_ids
+       from a
        join vulnerability_packages p on p.account_id = $1 and p.id = a.package_id
+       join usage u on u.image_ids = a.image_ids
      on conflict (account_id, id) do update set
        severity = excluded.severity, severity_rank = excluded.severity_rank, fixable = excluded.fixable,
        fixed_in_version = excluded.fixed_in_version, data_source = excluded.data_source,
@@ -58,7 +66,10 @@ async function upsertCveRows(tx: Executor, accountId: string, cveIds: string[]) 
        affected_images_count = excluded.affected_images_count,
        associated_images = excluded.associated_images,
        first_seen_at = least(vulnerability_cves.first_seen_at, excluded.first_seen_at),
-       last_seen_at = excluded.last_seen_at`,
+       last_seen_at = excluded.last_seen_at,
+       affected_workloads_count = excluded.affected_workloads_count,
+       affected_clusters_count = excluded.affected_clusters_count,
+       affected_owner_uids = excluded.affected_owner_uids, affected_cluster_ids = excluded.affected_cluster_ids`,
     [accountId, cveIds],
   );
 }

@@ -36,9 +36,13 @@ export interface PackageQuery {
   page: OffsetPage;
 }
 
-/** Images some live container of the account runs; computed once per query. */
+/**
+ * Images some live container of the account runs; computed once per query, from the workloads
+ * maintained at ingestion (usage-store.ts: the usage view's rows without duplicates), read from
+ * their primary key instead of joining every container of the account.
+ */
 const IN_USE_IMAGES = `with in_use_images as materialized (
-  select distinct image_id from vulnerability_image_usage where account_id = $1)`;
+  select distinct image_id from vulnerability_image_workloads where account_id = $1)`;
 
 const IN_USE = `exists (select 1 from vulnerability_image_packages ip
    where ip.account_id = p.account_id and ip.package_id = p.id

@@ -20,7 +20,8 @@ export interface StoredImage {
 /**
  * Serialises scan ingestion per account: the derived package and CVE rows are shared by every
  * image of the account, so two scans recomputing them at once would each miss the other's facts.
- * Kubernetes pushes and reads are not blocked (reads join containers at read time).
+ * Kubernetes pushes take it too, before their cluster lock (clusters/ingest-service.ts), as
+ * they recompute the CVE rows' usage (usage-listener.ts). Reads are not blocked.
  */
 export async function lockScans(tx: Executor, accountId: string) {
   await tx.query(`select pg_advisory_xact_lock(hashtextextended('posture.vulnerability-scans.' || $1, 0))`, [

@@ -1,7 +1,8 @@
 /**
  * Applies one scan report to an account, inside the caller's transaction: the newest scan of an
  * image replaces the findings of the previous one, then the package and CVE rows both scans
- * touch are recomputed. A scan older than the stored one (by scan time) changes nothing.
+ * touch are recomputed, their usage (affected workloads, clusters, owners) included. A scan older
+ * than the stored one (by scan time) changes nothing.
  *
  * @example
  *   await db.transaction((tx) => storeScan(tx, { accountId, clusterId }, scanRows(accountId, report, now), now));
@@ -10,6 +11,7 @@ import type { Executor } from '../../db/database.js';
 import { refreshCveRows, refreshPackages } from './derived-store.js';
 import type { ScanRows } from './scan-rows.js';
 import * as store from './scan-store.js';
+import { refreshImageWorkloads } from './usage-store.js';
 
 export type ScanOutcome = 'created' | 'replaced' | 'superseded';
 
@@ -35,6 +37,9 @@ export async function storeScan(
   );
   await store.insertPackages(tx, scope.accountId, rows.image.id, rows.packages);
   await store.insertFindings(tx, scope.accountId, rows.image, rows.findings);
+  // A new image, or one whose digest changed, may be run by other containers than before; the
+  // CVE rows refreshed below are every row of the image, so they take its workloads along.
+  await refreshImageWorkloads(tx, scope.accountId, [rows.image.id]);
 
   const current = new Set(rows.findings.map((finding) => finding.cveId));
   const dropped = previous.cveIds.filter((id) => !current.has(id));
