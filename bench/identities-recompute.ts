@@ -14,6 +14,10 @@
  *   `recompute_unchanged_workloads_only` the same when only pods or workloads changed.
  * - `push_one_binding`: a push of one new binding: store + recompute + write the changes.
  * - `push_one_configmap`: a push of one ConfigMap (no recompute), the baseline to subtract.
+ * - `push_binding_subject_added`, `push_running_pod_new_version`, `push_new_pod`,
+ *   `push_shared_clusterrole_changed`: one changed object each (3 versions, median), through the
+ *   delta recompute: what a small push into a big cluster costs; `delta_recompute_one_binding` the
+ *   delta recompute step alone for one changed binding.
  *
  * Run on PGlite: `npx tsx bench/identities-recompute.ts [serviceAccounts] [bindings]`; on
  * PostgreSQL with DATABASE_URL set (a throwaway database is created on that server and dropped).
@@ -23,7 +27,7 @@ import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import { roleBinding, saSubject } from '../src/engines/rbac/fixtures/builders.js';
 import { syntheticCluster } from '../src/engines/rbac/fixtures/synthetic.js';
-import { recomputeClusterIdentities } from '../src/modules/identities/recompute.js';
+import { recomputeClusterIdentities, recomputeFromDelta } from '../src/modules/identities/recompute.js';
 import { createTenancyService } from '../src/modules/tenancy/service.js';
 import { createTestDatabase } from '../test/support/database.js';
 
@@ -39,7 +43,9 @@ const app = await buildApp({
   pepper: PEPPER,
 });
 await app.ready();
-const tenancy = createTenancyService({ db: database.db, pepper: PEPPER });
+// Fixtures, counts and the direct recompute calls go through the owner's connection, which the
+// row-level security policies do not bind (the app under test uses database.db).
+const tenancy = createTenancyService({ db: database.owner, pepper: PEPPER });
 const engine = database.url ? 'postgresql' : 'pglite';
 
 async function call(method: 'POST', url: string, token: string | null, payload: unknown) {
@@ -83,7 +89,7 @@ const print = (scenario: string, extra: Record<string, unknown>) =>
 
 const first = await timed(() => call('POST', ingest, token, list(objects)));
 const counts = async () => {
-  const q = async (sql: string) => Number((await database.db.query<{ n: number }>(sql)).rows[0]?.n ?? 0);
+  const q = async (sql: string) => Number((await database.owner.query<{ n: number }>(sql)).rows[0]?.n ?? 0);
   return {
     identities: await q('select count(*) as n from identities'),
     risks: await q('select count(*) as n from identity_risks'),
@@ -101,10 +107,12 @@ const DERIVED = [
   'identity_filter_values',
   'identities_reports',
   'rbac_objects',
+  'identity_source_links',
+  'identity_source_state',
 ];
-await database.db.exec(`truncate ${DERIVED.join(', ')}`);
+await database.owner.exec(`truncate ${DERIVED.join(', ')}`);
 const fromEmpty = await timed(() =>
-  database.db.transaction((tx) => recomputeClusterIdentities(tx, ref, new Date())),
+  database.owner.transaction((tx) => recomputeClusterIdentities(tx, ref, new Date())),
 );
 print('recompute_from_empty', { ms: fromEmpty.ms, cpu_ms: fromEmpty.cpu_ms });
 
@@ -114,7 +122,7 @@ for (const rbacChanged of [true, false]) {
   for (let i = 0; i < 5; i++) {
     runs.push(
       await timed(() =>
-        database.db.transaction((tx) => recomputeClusterIdentities(tx, ref, new Date(), { rbacChanged })),
+        database.owner.transaction((tx) => recomputeClusterIdentities(tx, ref, new Date(), { rbacChanged })),
       ),
     );
   }
@@ -134,6 +142,82 @@ const binding = roleBinding(
 );
 const one = await timed(() => call('POST', ingest, token, list([binding])));
 print('push_one_binding', { ms: one.ms, cpu_ms: one.cpu_ms });
+
+/**
+ * Small pushes into the stored cluster, through the delta recompute (docs/performance.md, "Identities
+ * recompute from the push's delta"). Each object is a new version of one already stored.
+ */
+type Raw = { kind: string; metadata: Record<string, unknown> } & Record<string, unknown>;
+let version = 10_000_000;
+const newVersion = (object: Raw, change: (copy: Raw) => void): Raw => {
+  const copy = structuredClone(object);
+  copy.metadata.resourceVersion = String(++version);
+  change(copy);
+  return copy;
+};
+const stored = objects as Raw[];
+const firstOf = <K extends string>(kind: K, test: (o: Raw) => boolean = () => true) =>
+  stored.find((o) => o.kind === kind && test(o))!;
+const smallPushes: [string, Raw][] = [
+  [
+    'push_binding_subject_added',
+    newVersion(firstOf('RoleBinding'), (b) => (b.subjects as unknown[]).push(saSubject('ns-1', 'sa-1'))),
+  ],
+  [
+    'push_running_pod_new_version',
+    newVersion(firstOf('Pod'), (p) => {
+      p.status = { ...(p.status as object), startTime: '2026-02-01T00:00:00Z' };
+    }),
+  ],
+  [
+    'push_new_pod',
+    newVersion(firstOf('Pod'), (p) => {
+      p.metadata.uid = 'bench-new-pod';
+      p.metadata.name = 'bench-new-pod';
+      p.metadata.ownerReferences = [];
+      p.spec = { ...(p.spec as object), serviceAccountName: 'sa-2' };
+    }),
+  ],
+  [
+    'push_shared_clusterrole_changed',
+    newVersion(
+      firstOf('ClusterRole', (o) => o.metadata.name === 'secret-reader'),
+      (r) => {
+        (r.rules as unknown[]).push({ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] });
+      },
+    ),
+  ],
+];
+for (const [scenario, object] of smallPushes) {
+  const runs: { ms: number; cpu_ms: number }[] = [];
+  let current = object;
+  for (let i = 0; i < 3; i++) {
+    runs.push(await timed(() => call('POST', ingest, token, list([current]))));
+    current = newVersion(current, () => {});
+  }
+  print(scenario, {
+    runs_ms: runs.map((run) => run.ms),
+    median_ms: median(runs.map((run) => run.ms)),
+    median_cpu_ms: median(runs.map((run) => run.cpu_ms)),
+  });
+}
+
+// The delta recompute step alone for one changed binding (no storing, no other ingestion hook).
+{
+  const binding = firstOf('RoleBinding');
+  const changed = [{ uid: binding.metadata.uid as string, kind: 'RoleBinding' }];
+  const runs: { ms: number; cpu_ms: number }[] = [];
+  for (let i = 0; i < 5; i++) {
+    runs.push(
+      await timed(() => database.owner.transaction((tx) => recomputeFromDelta(tx, ref, changed, new Date()))),
+    );
+  }
+  print('delta_recompute_one_binding', {
+    runs_ms: runs.map((run) => run.ms),
+    median_ms: median(runs.map((run) => run.ms)),
+    median_cpu_ms: median(runs.map((run) => run.cpu_ms)),
+  });
+}
 
 const configMap = {
   apiVersion: 'v1',

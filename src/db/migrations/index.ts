@@ -9,6 +9,9 @@ import { findings } from './0007-findings.js';
 import { integrations } from './0008-integrations.js';
 import { knowledgeBase } from './0009-knowledge-base.js';
 import { runtimeWindowSweep } from './0010-runtime-window-sweep.js';
+import { rowLevelSecurity } from './0011-row-level-security.js';
+import { cveReportCounts } from './0012-cve-report-counts.js';
+import { identityDelta } from './0013-identity-delta.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -22,4 +25,7 @@ export const migrations: readonly Migration[] = [
   integrations,
   knowledgeBase,
   runtimeWindowSweep,
+  rowLevelSecurity,
+  cveReportCounts,
+  identityDelta,
 ];

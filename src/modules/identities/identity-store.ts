@@ -26,15 +26,18 @@ interface StoredIdentityRow {
   content_hash: string;
 }
 
+/** The cluster's stored identities, or only those with these ids (the delta recompute). */
 export async function loadStoredIdentities(
   db: Executor,
   scope: ClusterScope,
+  ids?: readonly string[],
 ): Promise<Map<string, StoredIdentity>> {
   const { rows } = await db.query<StoredIdentityRow>(
     `select id, status, resolved_at, resolved_reason, deleted_at, created_at, updated_at, last_used_at,
             last_detected_at, content_hash
-       from identities where account_id = $1 and cluster_id = $2`,
-    [scope.accountId, scope.clusterId],
+       from identities where account_id = $1 and cluster_id = $2
+        ${ids === undefined ? '' : 'and id = any($3::uuid[])'}`,
+    ids === undefined ? [scope.accountId, scope.clusterId] : [scope.accountId, scope.clusterId, ids],
   );
   return new Map(
     rows.map((row) => [

@@ -1,9 +1,15 @@
 /**
  * Recomputes the identities of one cluster from what is stored now, inside the caller's
  * transaction (the Kubernetes ingestion calls it after applying a push, so identities never lag
- * behind the objects they derive from):
+ * behind the objects they derive from). Two ways, one result:
  *
- * 1. load the live latest RBAC objects, ServiceAccounts, pods and workloads of the cluster;
+ * - recomputeClusterIdentities, the whole cluster: the first push of a cluster, and the reference
+ *   the delta is tested against;
+ * - recomputeFromDelta, what ingestion runs: only the identities the push can have changed
+ *   (delta.ts), from only the objects they derive from (delta-sources.ts).
+ *
+ * Both then:
+ * 1. load the live latest RBAC objects, ServiceAccounts, pods and workloads they need;
  * 2. run the engine (computeIdentities) and refresh rbac_objects (#19-#22);
  * 3. diff against the stored identities and risks (planRecompute, reconcileIdentity) and write
  *    only what changed: new and changed identities whole, fresher timestamps for the rest,
@@ -15,9 +21,12 @@
  *   await db.transaction((tx) => recomputeClusterIdentities(tx, cluster, new Date()));
  */
 import type { Executor } from '../../db/database.js';
-import { computeIdentities } from '../../engines/rbac/index.js';
+import { type ComputedIdentity, computeIdentities, identityId } from '../../engines/rbac/index.js';
+import type { ChangedResource } from '../../ingest/kubernetes/resource-store.js';
 import type { KubernetesPushListener } from '../clusters/ingest-service.js';
 import { syncRbacObjects } from '../rbac/sync.js';
+import { readPushDelta } from './delta.js';
+import { loadSourcesOf, parseIdentityKey } from './delta-sources.js';
 import { refreshFilterValues, writeIdentitiesReport } from './derived-store.js';
 import {
   loadStoredIdentities,
@@ -28,7 +37,15 @@ import {
 } from './identity-store.js';
 import { planRecompute } from './plan.js';
 import { loadStoredRisks, writeRisks } from './risk-store.js';
-import { findTenantOfAccount, IDENTITY_SOURCE_KINDS, loadSourceObjects, RBAC_KINDS } from './sources.js';
+import { isLinked, rebuildLinks, replaceLinks } from './source-links.js';
+import {
+  type ClusterScope,
+  findTenantOfAccount,
+  IDENTITY_SOURCE_KINDS,
+  loadSourceObjects,
+  RBAC_KINDS,
+  type SourceObject,
+} from './sources.js';
 
 export interface RecomputeCluster {
   accountId: string;
@@ -49,6 +66,64 @@ export interface RecomputeSummary {
 export const touchesIdentities = (objects: readonly { kind: string }[]): boolean =>
   objects.some((object) => IDENTITY_SOURCE_KINDS.has(object.kind));
 
+/**
+ * Diffs computed identities against the stored ones and writes what changed. `identityIds`: the
+ * identities recomputed (the delta); stored identities outside it are left alone. Without it,
+ * every stored identity of the cluster is compared (and the missing ones resolved).
+ */
+async function writeComputed(
+  db: Executor,
+  cluster: RecomputeCluster,
+  computed: readonly ComputedIdentity[],
+  sources: readonly SourceObject[],
+  at: Date,
+  identityIds?: readonly string[],
+): Promise<RecomputeSummary> {
+  const scope: ClusterScope = { accountId: cluster.accountId, clusterId: cluster.clusterId };
+  const tenantId = await findTenantOfAccount(db, cluster.accountId);
+  const now = at.toISOString();
+  const updatedAt = new Map(
+    sources
+      .filter((source) => (RBAC_KINDS as readonly string[]).includes(source.kind))
+      .map((source) => [source.uid, source.ingestedAt.toISOString()]),
+  );
+  const plan = planRecompute(
+    computed,
+    await loadStoredIdentities(db, scope, identityIds),
+    await loadStoredRisks(db, scope, identityIds),
+    { accountId: cluster.accountId, tenantId, now, updatedAt },
+  );
+  const identityScope = { ...scope, tenantId };
+  await upsertIdentities(db, identityScope, plan.upserts);
+  await replaceFacets(db, scope, plan.upserts);
+  await touchIdentities(db, identityScope, plan.touches);
+  await removeIdentities(db, identityScope, plan.removals);
+  await writeRisks(db, scope, plan, now, identityIds);
+  // Filter values and the report read identity rows and open risks, which only change with
+  // rewritten or removed identities (a pod restart alone moves timestamps, not posture).
+  if (plan.upserts.length > 0 || plan.removals.length > 0) {
+    await refreshFilterValues(db, scope, cluster.clusterName);
+    await writeIdentitiesReport(db, cluster.accountId, at);
+  }
+  return {
+    identities: computed.length,
+    risks: computed.reduce((sum, identity) => sum + identity.risks.length, 0),
+    identitiesWritten: plan.upserts.length,
+    identitiesRemoved: plan.removals.length,
+    risksWritten: plan.riskUpserts.length,
+    risksResolved: plan.riskResolutions.length,
+  };
+}
+
+const compute = (cluster: RecomputeCluster, sources: readonly SourceObject[], at: Date) =>
+  computeIdentities({
+    clusterId: cluster.clusterId,
+    clusterName: cluster.clusterName,
+    objects: sources.map((source) => source.raw),
+    now: at,
+  }).identities;
+
+/** Every identity of the cluster from every live source object; rewrites the cluster's links. */
 export async function recomputeClusterIdentities(
   db: Executor,
   cluster: RecomputeCluster,
@@ -58,58 +133,67 @@ export async function recomputeClusterIdentities(
   options: { rbacChanged?: boolean } = {},
 ): Promise<RecomputeSummary> {
   const scope = { accountId: cluster.accountId, clusterId: cluster.clusterId };
-  const tenantId = await findTenantOfAccount(db, cluster.accountId);
   const sources = await loadSourceObjects(db, scope);
-  const { identities } = computeIdentities({
-    clusterId: cluster.clusterId,
-    clusterName: cluster.clusterName,
-    objects: sources.map((source) => source.raw),
-    now: at,
-  });
+  const identities = compute(cluster, sources, at);
   if (options.rbacChanged ?? true) await syncRbacObjects(db, scope, sources);
-
-  const now = at.toISOString();
-  const updatedAt = new Map(
-    sources
-      .filter((source) => (RBAC_KINDS as readonly string[]).includes(source.kind))
-      .map((source) => [source.uid, source.ingestedAt.toISOString()]),
-  );
-  const plan = planRecompute(
-    identities,
-    await loadStoredIdentities(db, scope),
-    await loadStoredRisks(db, scope),
-    { accountId: cluster.accountId, tenantId, now, updatedAt },
-  );
-  const identityScope = { ...scope, tenantId };
-  await upsertIdentities(db, identityScope, plan.upserts);
-  await replaceFacets(db, scope, plan.upserts);
-  await touchIdentities(db, identityScope, plan.touches);
-  await removeIdentities(db, identityScope, plan.removals);
-  await writeRisks(db, scope, plan, now);
-  // Filter values and the report read identity rows and open risks, which only change with
-  // rewritten or removed identities (a pod restart alone moves timestamps, not posture).
-  if (plan.upserts.length > 0 || plan.removals.length > 0) {
-    await refreshFilterValues(db, scope, cluster.clusterName);
-    await writeIdentitiesReport(db, cluster.accountId, at);
-  }
-
-  return {
-    identities: identities.length,
-    risks: identities.reduce((sum, identity) => sum + identity.risks.length, 0),
-    identitiesWritten: plan.upserts.length,
-    identitiesRemoved: plan.removals.length,
-    risksWritten: plan.riskUpserts.length,
-    risksResolved: plan.riskResolutions.length,
-  };
+  await rebuildLinks(db, scope, sources, at);
+  return writeComputed(db, cluster, identities, sources, at);
 }
 
 /**
- * The ingestion hook (registered in services.ts): recomputes when the push changed the latest
- * version of a kind identities derive from (a push of Services or ConfigMaps alone, or one that
- * changed nothing, changes no identity).
+ * A change reaching most of a cluster (a ClusterRole bound everywhere) is cheaper to recompute
+ * with one read of the cluster than with lookups per identity; below this many identities the
+ * lookups always win, and the count is not even made.
+ */
+const SMALL_DELTA = 100;
+const WHOLE_CLUSTER_SHARE = 0.5;
+
+async function mostOfCluster(db: Executor, scope: ClusterScope, identities: number): Promise<boolean> {
+  if (identities < SMALL_DELTA) return false;
+  const { rows } = await db.query<{ n: number | string }>(
+    'select count(*) as n from identities where account_id = $1 and cluster_id = $2 and deleted_at is null',
+    [scope.accountId, scope.clusterId],
+  );
+  return identities > WHOLE_CLUSTER_SHARE * Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The identities a push changed, recomputed from the objects they need; null when the push
+ * changed nothing they derive from (nothing is read beyond the changed objects' links, nothing
+ * written). A cluster whose links predate migration 0013, or a change that reaches every service
+ * account or most identities, is recomputed whole.
+ */
+export async function recomputeFromDelta(
+  db: Executor,
+  cluster: RecomputeCluster,
+  changed: readonly ChangedResource[],
+  at: Date,
+): Promise<RecomputeSummary | null> {
+  if (!touchesIdentities(changed)) return null;
+  const scope = { accountId: cluster.accountId, clusterId: cluster.clusterId };
+  if (!(await isLinked(db, scope))) return recomputeClusterIdentities(db, cluster, at);
+  const delta = await readPushDelta(db, scope, changed);
+  if (delta === null) return null;
+  if (delta.whole || (await mostOfCluster(db, scope, delta.identities.size))) {
+    return recomputeClusterIdentities(db, cluster, at, { rbacChanged: delta.rbacUids.length > 0 });
+  }
+  await replaceLinks(db, scope, delta.linkedUids, delta.links);
+  if (delta.rbacUids.length > 0) await syncRbacObjects(db, scope, delta.rbacObjects, delta.rbacUids);
+  const sources = await loadSourcesOf(db, scope, delta.identities);
+  const ids = new Set(
+    [...delta.identities].map((key) => {
+      const { kind, namespace, name } = parseIdentityKey(key);
+      return identityId(cluster.clusterId, kind, namespace, name);
+    }),
+  );
+  const computed = compute(cluster, sources, at).filter((identity) => ids.has(identity.id));
+  return writeComputed(db, cluster, computed, sources, at, [...ids]);
+}
+
+/**
+ * The ingestion hook (registered in services.ts): recomputes the identities the push changed (a
+ * push of Services or ConfigMaps alone, or one that changed nothing they read, changes none).
  */
 export const recomputeIdentitiesOnPush: KubernetesPushListener = async (tx, push) => {
-  if (!touchesIdentities(push.changed)) return;
-  const rbacChanged = push.changed.some((change) => (RBAC_KINDS as readonly string[]).includes(change.kind));
-  await recomputeClusterIdentities(tx, push, push.now, { rbacChanged });
+  await recomputeFromDelta(tx, push, push.changed, push.now);
 };

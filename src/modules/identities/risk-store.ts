@@ -19,12 +19,19 @@ interface StoredRiskRow {
   content_hash: string;
 }
 
-/** Every stored risk of the cluster's identities, grouped by identity. */
-export async function loadStoredRisks(db: Executor, scope: ClusterScope): Promise<Map<string, StoredRisk[]>> {
+/** Every stored risk of the cluster's identities (or of these identities), grouped by identity. */
+export async function loadStoredRisks(
+  db: Executor,
+  scope: ClusterScope,
+  identityIds?: readonly string[],
+): Promise<Map<string, StoredRisk[]>> {
   const { rows } = await db.query<StoredRiskRow>(
     `select identity_id, id, fingerprint, first_detected_at, last_detected_at, deleted_at, content_hash
-       from identity_risks where account_id = $1 and cluster_id = $2`,
-    [scope.accountId, scope.clusterId],
+       from identity_risks where account_id = $1 and cluster_id = $2
+        ${identityIds === undefined ? '' : 'and identity_id = any($3::uuid[])'}`,
+    identityIds === undefined
+      ? [scope.accountId, scope.clusterId]
+      : [scope.accountId, scope.clusterId, identityIds],
   );
   const byIdentity = new Map<string, StoredRisk[]>();
   for (const row of rows) {
@@ -44,14 +51,16 @@ export async function loadStoredRisks(db: Executor, scope: ClusterScope): Promis
 }
 
 /**
- * Resolutions first, then every risk still open is marked detected now, then new, reopened and
- * changed risks are written whole.
+ * Resolutions first, then every risk still open is marked detected now (of the recomputed
+ * identities only, when `identityIds` is given), then new, reopened and changed risks are written
+ * whole.
  */
 export async function writeRisks(
   db: Executor,
   scope: ClusterScope,
   plan: Pick<RecomputePlan, 'riskUpserts' | 'riskResolutions'>,
   now: string,
+  identityIds?: readonly string[],
 ) {
   for (const batch of batches(plan.riskResolutions)) {
     await db.query(
@@ -63,8 +72,11 @@ export async function writeRisks(
   }
   await db.query(
     `update identity_risks set last_detected_at = $3
-      where account_id = $1 and cluster_id = $2 and deleted_at is null`,
-    [scope.accountId, scope.clusterId, now],
+      where account_id = $1 and cluster_id = $2 and deleted_at is null
+        ${identityIds === undefined ? '' : 'and identity_id = any($4::uuid[]) and last_detected_at <> $3'}`,
+    identityIds === undefined
+      ? [scope.accountId, scope.clusterId, now]
+      : [scope.accountId, scope.clusterId, now, identityIds],
   );
   for (const batch of batches(plan.riskUpserts)) {
     const column = <T>(pick: (upsert: (typeof batch)[number]) => T) => batch.map(pick);

@@ -157,14 +157,28 @@ const COLUMNS = [
   'components',
 ] as const;
 
-export async function syncRbacObjects(db: Executor, scope: ClusterScope, sources: readonly SourceObject[]) {
-  const contents = rbacObjectContents(scope.clusterId, sources).map((content) => ({
-    content,
-    hash: sha256(JSON.stringify(COLUMNS.map((column) => content[column]))),
-  }));
+/**
+ * `only`: refresh just the rows of these uids (the identities delta recompute), from `sources`
+ * holding their live objects (and every ClusterRole when one of them is a ClusterRole); a uid
+ * without a live object among the sources loses its row.
+ */
+export async function syncRbacObjects(
+  db: Executor,
+  scope: ClusterScope,
+  sources: readonly SourceObject[],
+  only?: readonly string[],
+) {
+  const subset = only === undefined ? null : new Set(only);
+  const contents = rbacObjectContents(scope.clusterId, sources)
+    .filter((content) => subset === null || subset.has(content.uid))
+    .map((content) => ({
+      content,
+      hash: sha256(JSON.stringify(COLUMNS.map((column) => content[column]))),
+    }));
   const { rows: stored } = await db.query<{ uid: string; content_hash: string }>(
-    'select uid, content_hash from rbac_objects where account_id = $1 and cluster_id = $2',
-    [scope.accountId, scope.clusterId],
+    `select uid, content_hash from rbac_objects where account_id = $1 and cluster_id = $2
+       ${subset === null ? '' : 'and uid = any($3::text[])'}`,
+    subset === null ? [scope.accountId, scope.clusterId] : [scope.accountId, scope.clusterId, [...subset]],
   );
   const storedHash = new Map(stored.map((row) => [row.uid, row.content_hash]));
   const live = new Set(contents.map(({ content }) => content.uid));
