@@ -3,9 +3,9 @@
  * its push can have changed (docs/findings.md, "When findings are evaluated"):
  *
  * - Kubernetes push: misconfigurations of the workload objects whose latest version changed
- *   (never the whole cluster); the cluster's vulnerabilities when workloads changed (the
- *   inventory of running images follows pods); the cluster's identity findings when the push
- *   touched what identities derive from (this hook runs after the identities recompute).
+ *   (never the whole cluster); the vulnerabilities of the scanned images whose containers the
+ *   push started, stopped or re-owned; the cluster's identity findings when the push touched
+ *   what identities derive from (this hook runs after the identities recompute).
  * - Scan push: the scanned image's vulnerability findings, in the clusters where it runs.
  * - Runtime push: runtime findings of the pushed cluster.
  * - KEV import: the images, in every account, holding a CVE that entered or left the catalog.
@@ -27,6 +27,7 @@ import {
 import type { KubernetesPushListener } from '../clusters/ingest-service.js';
 import { touchesIdentities } from '../identities/recompute.js';
 import type { KevChangeListener } from '../vulnerabilities/feed-service.js';
+import { imagesRunBy } from '../vulnerabilities/usage-store.js';
 import { applyEvaluation, type EvaluationSummary } from './evaluate.js';
 import type { FindingGroupsOpenedListener } from './events.js';
 import * as sources from './sources.js';
@@ -113,10 +114,13 @@ export function createFindingsEvaluator({
       const workloads = push.changed
         .filter((change) => isWorkloadKind(change.kind))
         .map((change) => change.uid);
-      if (workloads.length > 0) {
+      if (workloads.length > 0)
         await evaluator.evaluateObjects(tx, cluster, [...new Set(workloads)], push.now);
-        await evaluator.evaluateVulnerabilities(tx, cluster, push.now);
-      }
+      // Vulnerability findings are per (workload, image): only the scanned images of containers
+      // the push started, stopped or re-owned can gain or lose one. Re-judging every image of the
+      // cluster made each push cost the cluster's whole (workload, CVE) product.
+      const images = await imagesRunBy(tx, push.accountId, push.containerImages);
+      if (images.length > 0) await evaluator.evaluateVulnerabilities(tx, cluster, push.now, images);
       if (touchesIdentities(push.changed)) await evaluator.evaluateIdentities(tx, cluster, push.now);
     }) satisfies KubernetesPushListener,
 
