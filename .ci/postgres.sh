@@ -30,6 +30,9 @@ if [ "$(as_postgres "select 1 from pg_roles where rolname = 'posture_app'")" != 
 fi
 # Test databases are dropped WITH (FORCE); this lets it end an autovacuum worker visiting one.
 as_postgres "grant pg_signal_backend to posture"
+# The server runs as posture_app (row-level security); the benchmark's activity sampler, connected
+# as posture, needs this to see what the server's sessions are running (docs/performance.md).
+as_postgres "grant pg_read_all_stats to posture"
 if [ "$(as_postgres "select 1 from pg_database where datname = 'posture'")" != "1" ]; then
   as_postgres "create database posture owner posture"
 fi
