@@ -8,7 +8,7 @@
 import { RISK_RULES } from '../../engines/rbac/index.js';
 import { ApiError } from '../../http/errors.js';
 import { parseList } from '../../http/filters.js';
-import { isUuid } from '../../http/ids.js';
+import { requireClusterIds } from '../../http/ids.js';
 import { parseSort, type Sort } from '../../http/sort.js';
 import { parseTime, parseTimeRange } from '../../http/time.js';
 import {
@@ -75,11 +75,7 @@ function vocabularyList(raw: string | undefined, param: string, allowed: readonl
 }
 
 function clusterIds(raw: string | undefined): string[] {
-  const ids = parseList(raw);
-  const bad = ids.find((id) => !isUuid(id));
-  if (bad !== undefined) {
-    throw ApiError.invalidParam('identity_sources', 'invalid_format', `"${bad}" is not a cluster id`);
-  }
+  const ids = requireClusterIds(parseList(raw), { param: 'identity_sources', code: 'invalid_format' });
   return [...new Set(ids.map((id) => id.toLowerCase()))];
 }
 
