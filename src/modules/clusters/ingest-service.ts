@@ -15,11 +15,11 @@ import {
   storeIdempotentResponse,
 } from '../../ingest/idempotency.js';
 import { applyKubernetesPush, type IngestMode } from '../../ingest/kubernetes/engine.js';
-import type { ContainerImageRefs } from '../../ingest/kubernetes/inventory.js';
 import { isKubeObject, type KubeObject, toKubeObject } from '../../ingest/kubernetes/object.js';
 import { type KubernetesPush, readKubernetesPush } from '../../ingest/kubernetes/read-push.js';
 import { type ChangedResource, lockCluster } from '../../ingest/kubernetes/resource-store.js';
 import { lockScans } from '../vulnerabilities/scan-store.js';
+import { imagesRunBy } from '../vulnerabilities/usage-store.js';
 import type { ClusterService } from './service.js';
 
 /** Enough details to fix a file; the message gives the total. */
@@ -34,8 +34,11 @@ export interface AppliedKubernetesPush {
   clusterName: string;
   /** objects whose latest version changed (new version, deleted, restored); may be empty */
   changed: ChangedResource[];
-  /** the images of the containers the push started, stopped or re-owned */
-  containerImages: ContainerImageRefs;
+  /**
+   * The scanned images (vulnerability_images ids) of the containers the push started, stopped or
+   * re-owned: what the CVE usage counts and the vulnerability findings are refreshed for.
+   */
+  scannedImageIds: string[];
   /** every kind the push held, changed or not */
   pushedKinds: string[];
   /** the records' ingested_at */
@@ -156,10 +159,13 @@ export function createKubernetesIngestService({
           observedAt,
           now,
         });
+        // Matched once for every listener, under the scan lock taken above: a scan storing a new
+        // image of these containers either committed before (and is matched) or waits for us.
+        const scannedImageIds = await imagesRunBy(tx, cluster.account_id, containerImages);
         // Sequential: one transaction runs one statement at a time.
         const pushedKinds = [...new Set(objects.map((object) => object.kind))];
         for (const listener of listeners) {
-          await listener(tx, { ...clusterRef, changed, containerImages, pushedKinds, now, observedAt });
+          await listener(tx, { ...clusterRef, changed, scannedImageIds, pushedKinds, now, observedAt });
         }
         const response: KubernetesPushResponse = {
           cluster_id: cluster.id,

@@ -27,7 +27,6 @@ import {
 import type { KubernetesPushListener } from '../clusters/ingest-service.js';
 import { touchesIdentities } from '../identities/recompute.js';
 import type { KevChangeListener } from '../vulnerabilities/feed-service.js';
-import { imagesRunBy } from '../vulnerabilities/usage-store.js';
 import { applyEvaluation, type EvaluationSummary } from './evaluate.js';
 import type { FindingGroupsOpenedListener } from './events.js';
 import * as sources from './sources.js';
@@ -119,8 +118,8 @@ export function createFindingsEvaluator({
       // Vulnerability findings are per (workload, image): only the scanned images of containers
       // the push started, stopped or re-owned can gain or lose one. Re-judging every image of the
       // cluster made each push cost the cluster's whole (workload, CVE) product.
-      const images = await imagesRunBy(tx, push.accountId, push.containerImages);
-      if (images.length > 0) await evaluator.evaluateVulnerabilities(tx, cluster, push.now, images);
+      if (push.scannedImageIds.length > 0)
+        await evaluator.evaluateVulnerabilities(tx, cluster, push.now, push.scannedImageIds);
       if (touchesIdentities(push.changed)) await evaluator.evaluateIdentities(tx, cluster, push.now);
     }) satisfies KubernetesPushListener,
 

@@ -7,17 +7,14 @@
 import type { Executor } from '../../db/database.js';
 import type { AppliedKubernetesPush } from '../clusters/ingest-service.js';
 import { lockScans } from './scan-store.js';
-import { imagesRunBy, refreshCveUsageOfImages, refreshImageWorkloads } from './usage-store.js';
+import { refreshCveUsageOfImages, refreshImageWorkloads } from './usage-store.js';
 
 export async function refreshCveUsageOnPush(tx: Executor, push: AppliedKubernetesPush): Promise<void> {
-  const refs = push.containerImages;
-  if (refs.digests.length === 0 && refs.repos.length === 0) return;
-  // Held before matching: a scan storing a new image of these containers either commits before
-  // (and is matched here) or waits and then reads this push's containers. The Kubernetes ingest
-  // service already took it before its cluster lock (the lock order); taking it again is a no-op
-  // there and keeps this listener correct for any other caller.
+  if (push.scannedImageIds.length === 0) return;
+  // The Kubernetes ingest service matched the images under this lock, taken before its cluster
+  // lock (the lock order); taking it again is a no-op there and keeps the rewrite below under it
+  // for any other caller.
   await lockScans(tx, push.accountId);
-  const imageIds = await imagesRunBy(tx, push.accountId, refs);
-  const changed = await refreshImageWorkloads(tx, push.accountId, imageIds);
+  const changed = await refreshImageWorkloads(tx, push.accountId, push.scannedImageIds);
   await refreshCveUsageOfImages(tx, push.accountId, changed);
 }

@@ -32,6 +32,7 @@ export function usageOfImageSets(relation: string): string {
 
 /** The scanned images of the account these containers run (the matching rules of the usage view). */
 export async function imagesRunBy(tx: Executor, accountId: string, refs: ContainerImageRefs) {
+  if (refs.digests.length === 0 && refs.repos.length === 0) return [];
   const { rows } = await tx.query<{ id: string }>(
     `select i.id from vulnerability_images i
       where i.account_id = $1 and i.image_digest <> '' and i.image_digest = any($2::text[])
