@@ -27,7 +27,9 @@ const app = await buildApp({
   pepper: PEPPER,
 });
 await app.ready();
-const tenancy = createTenancyService({ db: database.db, pepper: PEPPER });
+// The tenant is made through the owner's connection, which row-level security does not bind (the
+// app under test uses database.db, as the server uses its own role).
+const tenancy = createTenancyService({ db: database.owner, pepper: PEPPER });
 
 async function call(
   method: 'GET' | 'POST' | 'PUT',
