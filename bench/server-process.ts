@@ -1,8 +1,9 @@
 /**
  * The server under test: a throwaway store (a PostgreSQL database created on DATABASE_URL's server
  * and dropped at the end, or a temporary PGlite DATA_DIR removed at the end) and the real server
- * (`node --import tsx src/server.ts`, the source of this checkout, so no stale `dist/` is measured)
- * as a child process on 127.0.0.1 and a free port. Its memory is read from /proc.
+ * (`node dist/server.js`, as production runs it, built from this checkout first when dist/ is
+ * older than src/: built-server.ts) as a child process on 127.0.0.1 and a free port. Its memory
+ * is read from /proc.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,7 @@ import { testConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrator.js';
 import { TEST_APP_ROLE } from '../test/support/database.js';
+import { BUILT_SERVER, ensureBuiltServer } from './built-server.js';
 
 export const BENCH_SECRET = 'bench-secret-bench-secret-bench-secret-00';
 const quiet = { warn() {}, error() {} };
@@ -105,6 +107,7 @@ export interface ServerProcess {
 }
 
 export async function startServer(store: Store): Promise<ServerProcess> {
+  ensureBuiltServer((line) => console.error(line));
   const port = await freePort();
   const env = {
     ...process.env,
@@ -121,7 +124,7 @@ export async function startServer(store: Store): Promise<ServerProcess> {
     RATE_LIMIT_PER_MINUTE: '0',
     NODE_ENV: 'production',
   };
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [BUILT_SERVER], {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
