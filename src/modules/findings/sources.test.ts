@@ -139,7 +139,11 @@ test('a critical CVE of an image three pods run is one group on the image with o
     ['CVE-2023-45853'],
     'one finding per CVE and package, not one per pod',
   );
-  assert.deepEqual(await groups(tenant, 'type:vulnerability,source_namespace:web'), [], 'an image group has no namespace');
+  assert.deepEqual(
+    await groups(tenant, 'type:vulnerability,source_namespace:web'),
+    [],
+    'an image group has no namespace',
+  );
 
   // A newer scan of the same image without the critical CVE.
   const fixed = structuredClone(scan);
