@@ -12,6 +12,7 @@ import type { Database } from './db/database.js';
 import { openMigratedDatabase } from './db/prepare.js';
 import { withSystemScope } from './db/scope.js';
 import { ensureDemoTenant } from './demo/demo-tenant.js';
+import { evaluateImagesAfterUpgrade } from './modules/findings/upgrade.js';
 import { loadServerSecret } from './security/secrets.js';
 
 async function main(): Promise<void> {
@@ -19,6 +20,13 @@ async function main(): Promise<void> {
   const log = pino({ level: config.LOG_LEVEL });
   const { db, applied } = await openMigratedDatabase(config, log);
   if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
+  try {
+    const clusters = await withSystemScope(() => evaluateImagesAfterUpgrade(db, applied));
+    if (clusters > 0) log.info({ clusters }, 'vulnerability findings evaluated per image');
+  } catch (err) {
+    // Not worth refusing to start: each image's next scan or container change evaluates it.
+    log.warn({ err }, 'vulnerability findings per image: the evaluation after the upgrade failed');
+  }
   if (db.engine === 'postgres') await checkRowLevelSecurityRole(db, config, log);
   const pepper = loadServerSecret(config);
 

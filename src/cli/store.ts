@@ -10,6 +10,7 @@ import { DataDirLockedError } from '../db/data-dir-lock.js';
 import type { Database } from '../db/database.js';
 import { openMigratedDatabase } from '../db/prepare.js';
 import { withSystemScope } from '../db/scope.js';
+import { evaluateImagesAfterUpgrade } from '../modules/findings/upgrade.js';
 import { createTenancyService, type TenancyService } from '../modules/tenancy/service.js';
 import { loadServerSecret } from '../security/secrets.js';
 import { describeError } from './errors.js';
@@ -47,6 +48,11 @@ export async function withStore<T>(io: CliIo, work: (store: Store) => Promise<T>
     // Loaded only when needed: `posture migrate` must not create DATA_DIR/posture.secret.
     let tenancy: TenancyService | undefined;
     // The operator's commands act on any tenant: the system scope (row-level security).
+    // A run that applied the per-image vulnerability findings migration evaluates them first.
+    await withSystemScope(() => evaluateImagesAfterUpgrade(db, applied)).catch((error: unknown) => {
+      // The command still runs: each image's next scan or container change evaluates it.
+      logger.warn({}, `vulnerability findings per image were not evaluated: ${describeError(error)}`);
+    });
     result = await withSystemScope(() =>
       work({
         db,

@@ -12,6 +12,7 @@ import { feedBytes, pushOk as pushScanOk, scanDoc } from '../vulnerabilities/sup
 
 const OPERATORS = 'kev-operators';
 const CVE = 'CVE-2023-45853'; // critical, in zlib1g of the nginx:1.27.2 sample scan
+const IMAGE = 'docker.io/library/nginx:1.27.2'; // the group's source: the image, not the pod
 
 let t: TestApp;
 let operatorToken: string;
@@ -45,8 +46,8 @@ async function vulnerabilityGroups(tenant: TestTenant) {
     token: tenant.adminToken,
   });
   assert.equal(res.status, 200, res.text);
-  return (res.body as { rule_id: string; status: string }[])
-    .map((group) => `${group.rule_id} ${group.status}`)
+  return (res.body as { rule_id: string; status: string; source_type: string; source_name: string }[])
+    .map((group) => `${group.rule_id} ${group.status} ${group.source_type} ${group.source_name}`)
     .sort();
 }
 
@@ -75,11 +76,12 @@ test('a CVE entering KEV moves to VULN-001 at the import, and back to VULN-002 w
   ]);
   const account = { accountId: tenant.accountId, clusterId: cluster.id, token: tenant.adminToken, tenant };
   await pushScanOk(t, account, scanDoc('nginx-1.27.2.trivy.json'));
-  assert.deepEqual(await vulnerabilityGroups(tenant), ['VULN-002 open']);
+  const image = `image ${IMAGE}`;
+  assert.deepEqual(await vulnerabilityGroups(tenant), [`VULN-002 open ${image}`]);
 
   await importKev(true);
-  assert.deepEqual(await vulnerabilityGroups(tenant), ['VULN-001 open', 'VULN-002 closed']);
+  assert.deepEqual(await vulnerabilityGroups(tenant), [`VULN-001 open ${image}`, `VULN-002 closed ${image}`]);
 
   await importKev(false);
-  assert.deepEqual(await vulnerabilityGroups(tenant), ['VULN-001 closed', 'VULN-002 open']);
+  assert.deepEqual(await vulnerabilityGroups(tenant), [`VULN-001 closed ${image}`, `VULN-002 open ${image}`]);
 });

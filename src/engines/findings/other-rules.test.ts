@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { findingFingerprint, groupKey } from './fingerprint.js';
 import { type IdentityFacts, identityFindings } from './identity-rules.js';
 import { type InsightFacts, runtimeFindings } from './runtime-rules.js';
-import { type RunningVulnerability, vulnerabilityFindings } from './vulnerability-rules.js';
+import { imageName, type RunningVulnerability, vulnerabilityFindings } from './vulnerability-rules.js';
 
 const identity = (riskLevel: string, status = 'open'): IdentityFacts => ({
   id: 'i1',
@@ -35,11 +35,8 @@ test('IDN-001 fires for Critical identities, IDN-002 for High; lower levels and 
 
 const vulnerability = (severity: string, knownExploited: boolean): RunningVulnerability => ({
   imageId: 'image-1',
-  ownerUid: 'd1',
-  ownerKind: 'Deployment',
-  ownerName: 'web',
-  ownerNamespace: 'shop',
-  image: 'docker.io/library/nginx:1.27.2',
+  imageRepo: 'docker.io/library/nginx',
+  imageTag: '1.27.2',
   imageDigest: 'sha256:ab',
   cveName: 'CVE-2024-0001',
   packageName: 'openssl',
@@ -56,7 +53,11 @@ test('VULN-001 fires for a known-exploited CVE of any severity, VULN-002 for oth
   assert.deepEqual(ids(vulnerability('critical', false)), ['VULN-002']);
   assert.deepEqual(ids(vulnerability('high', false)), []);
   const [draft] = vulnerabilityFindings('c1', [vulnerability('critical', false)]);
-  assert.equal(draft?.source.kind, 'Deployment');
+  assert.deepEqual(
+    [draft?.source.type, draft?.source.kind, draft?.source.id, draft?.source.name, draft?.source.namespace],
+    ['image', 'ContainerImage', 'image-1', 'docker.io/library/nginx:1.27.2', ''],
+    'the group is the image, not a workload running it',
+  );
   assert.equal(draft?.scopeKey, 'image-1', 'owned by its image: a scan of it re-evaluates it alone');
   assert.match(
     draft?.messages[0] ?? '',
@@ -107,7 +108,21 @@ test('fingerprints and group keys depend on what a finding is about, not on its 
   assert.ok(a && b && other && elsewhere);
   assert.equal(findingFingerprint(a), findingFingerprint(b));
   assert.notEqual(findingFingerprint(a), findingFingerprint(other));
-  assert.equal(groupKey(a), groupKey(other), 'two CVEs of one workload share a group');
+  assert.equal(groupKey(a), groupKey(other), 'two CVEs of one image share a group');
+  const [otherImage] = vulnerabilityFindings('c1', [
+    { ...vulnerability('critical', false), imageId: 'image-2' },
+  ]);
+  assert.ok(otherImage);
+  assert.notEqual(groupKey(a), groupKey(otherImage), 'images never share a group');
+  assert.notEqual(findingFingerprint(a), findingFingerprint(otherImage));
   assert.notEqual(groupKey(a), groupKey(elsewhere), 'clusters never share a group');
   assert.match(findingFingerprint(a), /^[0-9a-f]{64}$/);
+});
+
+test('an image is named as containers name it: repository:tag, repository@digest without a tag', () => {
+  const named = (imageTag: string, imageDigest: string) =>
+    imageName({ imageRepo: 'docker.io/library/nginx', imageTag, imageDigest });
+  assert.equal(named('1.27.2', 'sha256:ab'), 'docker.io/library/nginx:1.27.2');
+  assert.equal(named('', 'sha256:ab'), 'docker.io/library/nginx@sha256:ab');
+  assert.equal(imageName({ imageRepo: '', imageTag: '', imageDigest: 'sha256:ab' }), 'sha256:ab');
 });

@@ -28,7 +28,7 @@ export type FindingFamily = 'misconfiguration' | 'identity' | 'vulnerability' | 
 export type FindingType = 'k8s_misconfiguration' | 'identity_risk' | 'vulnerability' | 'runtime_alert';
 
 /** Finding group `source_type` values. */
-export type FindingSourceType = 'kubeobject' | 'container' | 'identity';
+export type FindingSourceType = 'kubeobject' | 'container' | 'identity' | 'image';
 
 export interface RuleDefinition {
   id: string;
@@ -40,12 +40,12 @@ export interface RuleDefinition {
   description: string;
 }
 
-/** The object a group is about: a workload, a workload container or an identity. */
+/** The object a group is about: a workload, a workload container, an identity or an image. */
 export interface FindingSource {
   type: FindingSourceType;
-  /** Deployment, Pod, ... for objects and containers; the identity type for identities */
+  /** Deployment, Pod, ... for objects and containers; the identity type; ContainerImage */
   kind: string;
-  /** stable id of the object: Kubernetes uid, runtime workload id or identity id */
+  /** stable id of the object: Kubernetes uid, runtime workload id, identity id or image id */
   id: string;
   name: string;
   namespace: string;

@@ -18,7 +18,9 @@ interface Group {
   id: string;
   type: string;
   rule_id: string;
+  cluster_id: string;
   source_kind: string;
+  source_type: string;
   source_name: string;
   source_namespace: string;
   status: string;
@@ -69,4 +71,13 @@ test('the demo account has finding groups of every type, without double-reported
     misconfigured.every((g) => g.source_kind !== 'ReplicaSet'),
     'ReplicaSets of Deployments are judged through their Deployment',
   );
+  const vulnerable = groups.filter((g) => g.type === 'vulnerability');
+  assert.ok(
+    vulnerable.every(
+      (g) => g.source_type === 'image' && g.source_kind === 'ContainerImage' && g.source_namespace === '',
+    ),
+    'vulnerability groups are images, not the workloads running them',
+  );
+  const perImage = vulnerable.map((g) => `${g.cluster_id} ${g.rule_id} ${g.source_name}`);
+  assert.equal(new Set(perImage).size, perImage.length, 'one group per rule and image in a cluster');
 });

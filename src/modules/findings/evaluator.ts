@@ -3,9 +3,10 @@
  * its push can have changed (docs/findings.md, "When findings are evaluated"):
  *
  * - Kubernetes push: misconfigurations of the workload objects whose latest version changed
- *   (never the whole cluster); the vulnerabilities of the scanned images whose containers the
- *   push started, stopped or re-owned; the cluster's identity findings when the push touched
- *   what identities derive from (this hook runs after the identities recompute).
+ *   (never the whole cluster); the vulnerabilities of the scanned images, among those whose
+ *   containers the push started, stopped or re-owned, that started or stopped running in the
+ *   cluster; the cluster's identity findings when the push touched what identities derive from
+ *   (this hook runs after the identities recompute).
  * - Scan push: the scanned image's vulnerability findings, in the clusters where it runs.
  * - Runtime push: runtime findings of the pushed cluster.
  * - KEV import: the images, in every account, holding a CVE that entered or left the catalog.
@@ -115,11 +116,12 @@ export function createFindingsEvaluator({
         .map((change) => change.uid);
       if (workloads.length > 0)
         await evaluator.evaluateObjects(tx, cluster, [...new Set(workloads)], push.now);
-      // Vulnerability findings are per (workload, image): only the scanned images of containers
-      // the push started, stopped or re-owned can gain or lose one. Re-judging every image of the
-      // cluster made each push cost the cluster's whole (workload, CVE) product.
-      if (push.scannedImageIds.length > 0)
-        await evaluator.evaluateVulnerabilities(tx, cluster, push.now, push.scannedImageIds);
+      // Vulnerability findings are per image in the cluster and hold while it runs there: of the
+      // scanned images whose containers the push started, stopped or re-owned, only one that
+      // started or stopped running can gain or lose a finding. Another workload on an image
+      // already running changes nothing and is not evaluated at all.
+      const flipped = await sources.imagesOutOfStep(tx, cluster, push.scannedImageIds);
+      if (flipped.length > 0) await evaluator.evaluateVulnerabilities(tx, cluster, push.now, flipped);
       if (touchesIdentities(push.changed)) await evaluator.evaluateIdentities(tx, cluster, push.now);
     }) satisfies KubernetesPushListener,
 

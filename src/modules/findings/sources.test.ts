@@ -1,8 +1,9 @@
 /**
  * Identity and vulnerability findings follow their own ingestions: an RBAC push that makes a
  * service account cluster-admin opens an identity group, removing the binding closes it; a scan
- * with a critical CVE of an image a pod runs opens a vulnerability group on the pod, a later scan
- * without it closes the group. (Runtime findings: demo-findings.test.ts.)
+ * with a critical CVE of an image pods run opens one vulnerability group on the image (not one
+ * per pod), a later scan without it closes the group, and so does the last pod's deletion; a pod
+ * starting on an image that already runs writes nothing. (Runtime findings: demo-findings.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -36,7 +37,11 @@ async function groups(tenant: TestTenant, filters: string) {
     rule_id: string;
     status: string;
     source_kind: string;
+    source_type: string;
     source_name: string;
+    source_namespace: string;
+    last_seen: string;
+    source_attrs: Record<string, unknown>;
   }[];
 }
 
@@ -65,14 +70,14 @@ test('a cluster-admin service account opens an identity_risk group; unbinding it
   assert.equal(after?.status, 'closed');
 });
 
-test('a critical CVE of a running image opens a vulnerability group on its workload; a fixed scan closes it', async () => {
-  const tenant = await createTenant(t);
-  const cluster = await createCluster(t, tenant.adminToken, tenant.accountId, 'vulnerabilities');
-  const digest = 'sha256:b234c7b099c1265d4927c74bb87ea754b8b674c9eed1f43f28d7a1d5e351c388';
-  const pod = {
+const DIGEST = 'sha256:b234c7b099c1265d4927c74bb87ea754b8b674c9eed1f43f28d7a1d5e351c388';
+
+/** A running, unowned pod of the nginx:1.27.2 sample scan's image. */
+function nginxPod(namespace: string, name: string) {
+  return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: 'edge', namespace: 'web', uid: 'pod-edge', resourceVersion: '1' },
+    metadata: { name, namespace, uid: `pod-${namespace}-${name}`, resourceVersion: '1' },
     spec: { containers: [{ name: 'nginx', image: 'nginx:1.27.2' }] },
     status: {
       phase: 'Running',
@@ -80,13 +85,34 @@ test('a critical CVE of a running image opens a vulnerability group on its workl
         {
           name: 'nginx',
           image: 'nginx:1.27.2',
-          imageID: `docker.io/library/nginx@${digest}`,
-          containerID: 'containerd://abc123',
+          imageID: `docker.io/library/nginx@${DIGEST}`,
+          containerID: `containerd://${namespace}-${name}`,
         },
       ],
     },
   };
-  await pushObjects(t, tenant, cluster.id, [pod]);
+}
+
+async function groupFindings(tenant: TestTenant, groupId: string) {
+  const res = await t.request({
+    method: 'GET',
+    url: `/accounts/${tenant.accountId}/unified_findings/groups/${groupId}`,
+    token: tenant.adminToken,
+  });
+  assert.equal(res.status, 200, res.text);
+  return res.body.findings as {
+    fingerprint: string;
+    updated_at: string;
+    deleted_at: string | null;
+    rule_attrs: { cve_name: string };
+  }[];
+}
+
+test('a critical CVE of an image three pods run is one group on the image with one finding; a fixed scan, then the last pod gone, close it', async () => {
+  const tenant = await createTenant(t);
+  const cluster = await createCluster(t, tenant.adminToken, tenant.accountId, 'vulnerabilities');
+  const pods = [nginxPod('web', 'edge'), nginxPod('web', 'edge-2'), nginxPod('shop', 'front')];
+  await pushObjects(t, tenant, cluster.id, pods);
   assert.deepEqual(await groups(tenant, 'type:vulnerability'), [], 'no scan yet');
 
   const account = { accountId: tenant.accountId, clusterId: cluster.id, token: tenant.adminToken, tenant };
@@ -94,19 +120,29 @@ test('a critical CVE of a running image opens a vulnerability group on its workl
   await pushScanOk(t, account, scan);
   const [group, ...rest] = await groups(tenant, 'type:vulnerability');
   assert.ok(group);
-  assert.deepEqual(rest, []);
+  assert.deepEqual(rest, [], 'one group for the image, not one per pod');
   assert.deepEqual(
-    [group.rule_id, group.source_kind, group.source_name, group.status],
-    ['VULN-002', 'Pod', 'edge', 'open'],
+    [
+      group.rule_id,
+      group.source_type,
+      group.source_kind,
+      group.source_name,
+      group.source_namespace,
+      group.status,
+    ],
+    ['VULN-002', 'image', 'ContainerImage', 'docker.io/library/nginx:1.27.2', '', 'open'],
   );
-  const detail = await t.request({
-    method: 'GET',
-    url: `/accounts/${tenant.accountId}/unified_findings/groups/${group.id}`,
-    token: tenant.adminToken,
-  });
+  assert.equal(group.source_attrs.image_digest, DIGEST);
+  const findings = await groupFindings(tenant, group.id);
   assert.deepEqual(
-    detail.body.findings.map((f: { rule_attrs: { cve_name: string } }) => f.rule_attrs.cve_name),
+    findings.map((f) => f.rule_attrs.cve_name),
     ['CVE-2023-45853'],
+    'one finding per CVE and package, not one per pod',
+  );
+  assert.deepEqual(
+    await groups(tenant, 'type:vulnerability,source_namespace:web'),
+    [],
+    'an image group has no namespace',
   );
 
   // A newer scan of the same image without the critical CVE.
@@ -120,12 +156,46 @@ test('a critical CVE of a running image opens a vulnerability group on its workl
   await pushScanOk(t, account, fixed);
   assert.equal((await groups(tenant, 'type:vulnerability'))[0]?.status, 'closed');
 
-  // The CVE back in a newer scan reopens it; the pod's deletion (a Kubernetes push naming no
-  // image) closes it again: the evaluation covers the images that still hold live findings.
+  // The CVE back in a newer scan reopens it. Pods leaving while another still runs the image
+  // change nothing; the last one's deletion (a Kubernetes push naming no image) closes the group.
   const regressed = structuredClone(scan);
   regressed.CreatedAt = '2024-12-02T00:00:00Z';
   await pushScanOk(t, account, regressed);
-  assert.equal((await groups(tenant, 'type:vulnerability'))[0]?.status, 'open');
-  await pushWatchEvents(t, tenant, cluster.id, [deleted(pod)]);
+  const reopened = (await groups(tenant, 'type:vulnerability'))[0];
+  assert.equal(reopened?.status, 'open');
+  const before = await groupFindings(tenant, group.id);
+  await pushWatchEvents(t, tenant, cluster.id, [deleted(pods[0]), deleted(pods[1])]);
+  assert.deepEqual(await groups(tenant, 'type:vulnerability'), [reopened], 'the image still runs in shop');
+  assert.deepEqual(await groupFindings(tenant, group.id), before);
+  await pushWatchEvents(t, tenant, cluster.id, [deleted(pods[2])]);
   assert.equal((await groups(tenant, 'type:vulnerability'))[0]?.status, 'closed');
+  assert.ok((await groupFindings(tenant, group.id)).every((f) => f.deleted_at !== null));
+});
+
+test('a pod starting on an image that already runs in the cluster writes no vulnerability finding', async () => {
+  const tenant = await createTenant(t);
+  const cluster = await createCluster(t, tenant.adminToken, tenant.accountId, 'second-workload');
+  await pushObjects(t, tenant, cluster.id, [nginxPod('web', 'edge')]);
+  const account = { accountId: tenant.accountId, clusterId: cluster.id, token: tenant.adminToken, tenant };
+  await pushScanOk(t, account, scanDoc('nginx-1.27.2.trivy.json'));
+  const [group] = await groups(tenant, 'type:vulnerability');
+  assert.ok(group);
+  const findings = await groupFindings(tenant, group.id);
+  assert.equal(findings.length, 1);
+
+  await pushObjects(t, tenant, cluster.id, [nginxPod('shop', 'front')]);
+  assert.deepEqual(await groups(tenant, 'type:vulnerability'), [group], 'the group is not even touched');
+  assert.deepEqual(await groupFindings(tenant, group.id), findings, 'updated_at unchanged');
+
+  // Which workloads run the image stays the CVE report's business: it counts the new pod.
+  const report = await t.request({
+    method: 'GET',
+    url: `/accounts/${tenant.accountId}/reports/inventory_cves`,
+    token: tenant.adminToken,
+  });
+  assert.equal(report.status, 200, report.text);
+  const row = (report.body as { cve_name: string; affected_owner_uids: string[] }[]).find(
+    (r) => r.cve_name === 'CVE-2023-45853',
+  );
+  assert.deepEqual(row?.affected_owner_uids, ['pod-shop-front', 'pod-web-edge']);
 });

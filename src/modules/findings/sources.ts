@@ -78,10 +78,10 @@ export async function loadRiskyIdentities(db: Executor, scope: ClusterScope): Pr
 }
 
 /**
- * Critical or known-exploited CVEs of the images the cluster's live containers run, per workload
- * (the inventory's top owner), for the given images only. Image usage is the vulnerabilities
- * module's view (digest, config digest, or repository + tag), so "in use" means the same here as
- * in the CVE report.
+ * Critical or known-exploited CVEs of the given images that live containers of the cluster run,
+ * once per image whatever the number of workloads running it. Image usage is the vulnerabilities
+ * module's view (digest, config digest, or repository + tag), so "runs" means the same here as
+ * the CVE report's in_use.
  */
 export async function loadRunningVulnerabilities(
   db: Executor,
@@ -91,10 +91,6 @@ export async function loadRunningVulnerabilities(
   if (imageIds.length === 0) return [];
   const { rows } = await db.query<{
     image_id: string;
-    owner_uid: string;
-    owner_kind: string;
-    owner_name: string;
-    owner_namespace: string;
     image_repo: string;
     image_tag: string;
     image_digest: string;
@@ -105,33 +101,23 @@ export async function loadRunningVulnerabilities(
     fixed_in_version: string;
     known_exploited: boolean;
   }>(
-    `with used as (
-       select distinct image_id, owner_uid from vulnerability_image_usage
-        where account_id = $1 and cluster_id = $2 and image_id = any($3::uuid[])),
-     owners as (
-       select distinct on (owner_uid) owner_uid, owner_kind, owner_name, owner_namespace
-         from inventory_containers where account_id = $1 and cluster_id = $2
-        order by owner_uid, owner_kind, owner_name)
-     select used.image_id, o.owner_uid, o.owner_kind, o.owner_name, o.owner_namespace, i.image_repo, i.image_tag,
-            i.image_digest, f.cve_name, p.name as package_name, p.version as package_version, f.severity,
-            f.fixed_in_version, k.known_exploited
-       from used
-       join owners o on o.owner_uid = used.owner_uid
-       join vulnerability_images i on i.account_id = $1 and i.id = used.image_id
-       join vulnerability_findings f on f.account_id = $1 and f.image_id = used.image_id
+    `select i.id as image_id, i.image_repo, i.image_tag, i.image_digest, f.cve_name, p.name as package_name,
+            p.version as package_version, f.severity, f.fixed_in_version, k.known_exploited
+       from vulnerability_images i
+       join vulnerability_findings f on f.account_id = $1 and f.image_id = i.id
        join vulnerability_packages p on p.account_id = $1 and p.id = f.package_id
        cross join lateral (
          select exists (select 1 from kev_entries e where e.cve = any(f.lookup_cves)) as known_exploited) k
-      where f.severity = 'critical' or k.known_exploited`,
+      where i.account_id = $1 and i.id = any($3::uuid[])
+        and exists (select 1 from vulnerability_image_usage u
+                     where u.account_id = $1 and u.cluster_id = $2 and u.image_id = i.id)
+        and (f.severity = 'critical' or k.known_exploited)`,
     [scope.accountId, scope.clusterId, imageIds],
   );
   return rows.map((row) => ({
     imageId: row.image_id,
-    ownerUid: row.owner_uid,
-    ownerKind: row.owner_kind,
-    ownerName: row.owner_name,
-    ownerNamespace: row.owner_namespace,
-    image: row.image_tag ? `${row.image_repo}:${row.image_tag}` : row.image_repo || row.image_digest,
+    imageRepo: row.image_repo,
+    imageTag: row.image_tag,
     imageDigest: row.image_digest,
     cveName: row.cve_name,
     packageName: row.package_name,
@@ -140,6 +126,33 @@ export async function loadRunningVulnerabilities(
     fixedInVersion: row.fixed_in_version,
     knownExploited: row.known_exploited,
   }));
+}
+
+/**
+ * Of the given images, those whose vulnerability findings in the cluster may be out of step with
+ * whether the image runs there: it runs but holds no live finding (its first container started,
+ * or its findings predate the per-image shape), or it holds live findings but no longer runs (its
+ * last container stopped). A Kubernetes push changes nothing else a vulnerability finding reads,
+ * so an image that ran before and after the push, with its findings, needs no evaluation. An
+ * image that runs without a critical or KEV CVE is listed at every such push and its evaluation
+ * writes nothing: cheaper than repeating the rules' CVE conditions here.
+ */
+export async function imagesOutOfStep(
+  db: Executor,
+  scope: ClusterScope,
+  imageIds: readonly string[],
+): Promise<string[]> {
+  if (imageIds.length === 0) return [];
+  const { rows } = await db.query<{ image_id: string }>(
+    `select t.image_id::text from unnest($3::uuid[]) as t (image_id)
+      where exists (select 1 from vulnerability_image_usage u
+                     where u.account_id = $1 and u.cluster_id = $2 and u.image_id = t.image_id)
+         <> exists (select 1 from findings f
+                     where f.account_id = $1 and f.cluster_id = $2 and f.family = 'vulnerability'
+                       and f.source_key = t.image_id::text and f.deleted_at is null)`,
+    [scope.accountId, scope.clusterId, imageIds],
+  );
+  return rows.map((row) => row.image_id);
 }
 
 /** Runtime insights of the cluster that drifted or were judged malicious. */
