@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { lockDataDir } from './data-dir-lock.js';
 import { type Database, type Executor, parseNumber, TYPE_OIDS } from './database.js';
 
@@ -36,6 +38,8 @@ export async function openPglite(dataDir: string): Promise<Database> {
     pglite = await PGlite.create({
       ...(inMemory ? {} : { dataDir }),
       parsers: { [TYPE_OIDS.int8]: parseNumber, [TYPE_OIDS.numeric]: parseNumber },
+      // the trigram search index of inventory containers (migration 0015)
+      extensions: { pg_trgm, btree_gin },
     });
   } catch (error) {
     await unlock?.();

@@ -13,6 +13,7 @@ import { rowLevelSecurity } from './0011-row-level-security.js';
 import { cveReportCounts } from './0012-cve-report-counts.js';
 import { identityDelta } from './0013-identity-delta.js';
 import { imageVulnerabilityFindings } from './0014-image-vulnerability-findings.js';
+import { listPages } from './0015-list-pages.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -30,4 +31,5 @@ export const migrations: readonly Migration[] = [
   cveReportCounts,
   identityDelta,
   imageVulnerabilityFindings,
+  listPages,
 ];

@@ -83,15 +83,23 @@ export async function listResources(
 ) {
   const where = listWhere(accountId, query.filters);
   const then = THEN_BY[query.sort.field];
-  const order = orderBy(query.sort, SORT_COLUMNS, then ? `${then} ${query.sort.direction}, r.id` : 'r.id');
+  const dir = query.sort.direction;
+  // cluster_id last: the same id in two clusters still has one order (the live indexes end with it).
+  const tiebreak = `${then ? `${then} ${dir}, ` : ''}r.id ${dir}, r.cluster_id`;
+  const order = orderBy(query.sort, SORT_COLUMNS, tiebreak);
   const filter = where.sql;
   const count = db.query<{ total: number }>(
     `select count(*) as total from cluster_resources r where ${filter}`,
     [...where.params],
   );
+  // A deferred join: the page's keys first, in order, from the sort's live index alone (no row of
+  // the account is read or sorted), then those rows by primary key, put back in the same order.
   const list = db.query<ResourceRow>(
-    `select ${columns(query.withPayload)} from cluster_resources r where ${filter} ${order}
-      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`,
+    `select ${columns(query.withPayload)}
+       from (select r.account_id, r.cluster_id, r.id from cluster_resources r where ${filter} ${order}
+              limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}) k
+       join cluster_resources r on r.account_id = k.account_id and r.cluster_id = k.cluster_id and r.id = k.id
+      ${order}`,
     where.params,
   );
   const [rows, total] = await Promise.all([list, count]);

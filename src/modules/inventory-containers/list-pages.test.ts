@@ -1,0 +1,279 @@
+/**
+ * The list pages of migration 0015 keep the lists' contracts: a deferred join (keys first, then the
+ * rows) pages exactly like one ordered select, ties included, and `q` through the trigram index
+ * matches a case-insensitive, literal substring of one field, never across two.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { createCluster, type KubeJson } from '../../../test/ingest/sample.js';
+import { createTestDatabase } from '../../../test/support/database.js';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../../../test/support/harness.js';
+import { type DataScope, withScope } from '../../db/scope.js';
+
+let t: TestApp;
+let tenant: TestTenant;
+let other: TestTenant;
+let prod: { id: string; name: string };
+
+interface Container {
+  name: string;
+  image_repo: string;
+  image_tag: string;
+  owner_name: string;
+  owner_namespace: string;
+  pod_name: string;
+  container_id: string;
+  cluster_name: string;
+  owner_kind: string;
+  created_at: string;
+}
+
+/** Neutral values: no field of one container contains another's, nor any phrase searched below. */
+function container(i: number, values: Partial<Container> = {}): Container {
+  return {
+    name: `n${i}`,
+    image_repo: `registry.example/repo${i}`,
+    image_tag: `v${i}`,
+    owner_name: `owner${i}`,
+    owner_namespace: `space${i}`,
+    pod_name: `pod${i}`,
+    container_id: `cid${i}`,
+    cluster_name: 'prod',
+    owner_kind: 'Deployment',
+    created_at: '2026-01-01T00:00:00.000Z',
+    ...values,
+  };
+}
+
+async function insertContainers(accountId: string, clusterId: string, rows: Container[]) {
+  for (const row of rows) {
+    await t.db.query(
+      `insert into inventory_containers (account_id, id, cluster_id, cluster_name, pod_uid, pod_resource_id,
+         pod_name, pod_namespace, name, container_id, container_runtime, image, image_repo, image_name,
+         image_tag, image_digest, owner_uid, owner_kind, owner_name, owner_namespace,
+         owner_resource_version, owner_id, created_at)
+       values ($1, $2, $3, $4, $5, '', $6, 'ns', $7, $8, 'containerd', '', $9, 'img', $10, '', 'uid', $11,
+               $12, $13, '1', '', $14)`,
+      [
+        accountId,
+        randomUUID(),
+        clusterId,
+        row.cluster_name,
+        randomUUID(),
+        row.pod_name,
+        row.name,
+        row.container_id,
+        row.image_repo,
+        row.image_tag,
+        row.owner_kind,
+        row.owner_name,
+        row.owner_namespace,
+        row.created_at,
+      ],
+    );
+  }
+}
+
+const SEARCHED = [
+  'name',
+  'image_repo',
+  'image_tag',
+  'owner_name',
+  'owner_namespace',
+  'pod_name',
+  'container_id',
+  'cluster_name',
+] as const;
+
+/** Sorted by (key, id), both as bytes (the columns are collate "C"; ids are lowercase hex). */
+const byBytes = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+before(async () => {
+  t = await startTestApp();
+  tenant = await createTenant(t);
+  other = await createTenant(t);
+  prod = await createCluster(t, tenant.adminToken, tenant.accountId, 'prod');
+  const rows: Container[] = [];
+  // 13 containers share a name, a kind and a start time: every page boundary below falls in a tie
+  for (let i = 0; i < 13; i++) {
+    rows.push(container(100 + i, { name: 'dup', owner_kind: 'Job', created_at: '2026-02-02T00:00:00.000Z' }));
+  }
+  // one field each holds a token (in another case than the one searched)
+  SEARCHED.forEach((field, i) => {
+    rows.push(container(200 + i, { [field]: `pre-ZqTok${i}W-post` }));
+  });
+  rows.push(container(300, { name: 'left-alpha', image_repo: 'beta-right' }));
+  rows.push(container(303, { name: 'Éclair', owner_namespace: 'crème' }));
+  rows.push(container(301, { image_tag: 'gamma', owner_name: 'delta' }));
+  rows.push(container(302, { pod_name: 'tail-eps', container_id: 'ilon-head' }));
+  for (const [i, name] of [
+    'fifty%off',
+    'fiftyXoff',
+    'snake_case',
+    'snakeXcase',
+    'back\\slash',
+    'backXslash',
+  ].entries()) {
+    rows.push(container(400 + i, { name }));
+  }
+  await insertContainers(tenant.accountId, prod.id, rows);
+  // another account's container with a token: never in this account's answers
+  const theirs = await createCluster(t, other.adminToken, other.accountId, 'theirs');
+  await insertContainers(other.accountId, theirs.id, [container(500, { name: 'pre-ZqTok0W-post' })]);
+});
+after(() => t.close());
+
+async function list(query: string) {
+  const res = await t.request({
+    method: 'GET',
+    url: `/accounts/${tenant.accountId}/inventory_containers${query}`,
+    token: tenant.adminToken,
+  });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+const search = async (q: string) =>
+  (await list(`?limit=1000&q=${encodeURIComponent(q)}`)).entries.map((c: KubeJson) => c.name).sort();
+
+describe('inventory containers: pages from the keys', () => {
+  test('pages of 4 (ties across every boundary) are the one ordered list cut in pieces, for each sort', async () => {
+    const all = (await list('?limit=1000')).entries;
+    assert.equal(all.length, 13 + SEARCHED.length + 4 + 6);
+    for (const field of ['name', 'owner_kind', 'created_at', 'image_tag']) {
+      for (const direction of ['asc', 'desc']) {
+        const expected = [...all]
+          .sort((a: KubeJson, b: KubeJson) => byBytes(a[field], b[field]) || byBytes(a.id, b.id))
+          .map((c: KubeJson) => c.id);
+        if (direction === 'desc') expected.reverse();
+        const paged: string[] = [];
+        for (let offset = 0; offset < all.length + 4; offset += 4) {
+          const page = await list(`?limit=4&offset=${offset}&sort=${field}:${direction}`);
+          assert.equal(page.total_count, all.length);
+          assert.equal(page.has_more, offset + 4 < all.length);
+          paged.push(...page.entries.map((c: KubeJson) => c.id));
+        }
+        assert.deepEqual(paged, expected, `${field}:${direction}`);
+      }
+    }
+  });
+
+  test('a filter with the page: the same rows as the filtered list, in order', async () => {
+    const dups = (await list('?limit=1000&filters=name:dup&sort=created_at:desc')).entries.map(
+      (c: KubeJson) => c.id,
+    );
+    assert.equal(dups.length, 13);
+    assert.deepEqual(dups, [...dups].sort(byBytes).reverse());
+    const page = await list('?limit=5&offset=5&filters=name:dup&sort=created_at:desc');
+    assert.deepEqual(
+      page.entries.map((c: KubeJson) => c.id),
+      dups.slice(5, 10),
+    );
+    assert.equal(page.total_count, 13);
+  });
+});
+
+describe('inventory containers: q through the trigram index', () => {
+  test('a token in any one of the searched fields is found, whatever its case', async () => {
+    for (const [i, field] of SEARCHED.entries()) {
+      const res = await list(`?limit=1000&q=zQtOk${i}w`);
+      assert.equal(res.total_count, 1, field);
+      assert.equal(res.entries[0][field], `pre-ZqTok${i}W-post`, field);
+    }
+  });
+
+  test('case is folded as lower() folds it, accented letters included, in "C" columns too', async () => {
+    assert.deepEqual(await search('éCLAIR'), ['Éclair']);
+    assert.deepEqual(await search('CRÈME'), ['Éclair']);
+    assert.deepEqual(await search('É'), ['Éclair'], 'one letter: the search without the index');
+  });
+
+  test('a phrase spanning two adjacent fields matches nothing', async () => {
+    assert.deepEqual(await search('alpha'), ['left-alpha']);
+    assert.deepEqual(await search('beta-r'), ['left-alpha']);
+    assert.deepEqual(await search('alphabeta'), []);
+    assert.deepEqual(await search('alpha beta'), []);
+    assert.deepEqual(await search('alpha\u001fbeta'), [], 'the separator itself');
+    assert.deepEqual(await search('gammadelta'), []);
+    assert.deepEqual(await search('epsilon'), []);
+    assert.deepEqual(await search('eps\u001filon'), []);
+  });
+
+  test('%, _ and \\ are literal, through the index (3+ characters) and without it (shorter)', async () => {
+    assert.deepEqual(await search('y%o'), ['fifty%off']);
+    assert.deepEqual(await search('%'), ['fifty%off']);
+    assert.deepEqual(await search('e_c'), ['snake_case']);
+    assert.deepEqual(await search('_c'), ['snake_case']);
+    assert.deepEqual(await search('k\\s'), ['back\\slash']);
+    assert.deepEqual(await search('\\'), ['back\\slash']);
+    assert.deepEqual(await search('fifty'), ['fifty%off', 'fiftyXoff']);
+  });
+
+  test("with a filter and paging; another account's rows never answer", async () => {
+    assert.deepEqual(await search('ZQTOK0W'), ['pre-ZqTok0W-post']);
+    const res = await list('?limit=3&offset=1&q=zqtok&sort=name:desc');
+    assert.equal(res.total_count, SEARCHED.length);
+    const all = (await list('?limit=1000&q=zqtok&sort=name:desc')).entries.map((c: KubeJson) => c.id);
+    assert.deepEqual(
+      res.entries.map((c: KubeJson) => c.id),
+      all.slice(1, 4),
+    );
+    const filtered = await list(
+      `?limit=1000&q=zqtok&filters=${encodeURIComponent('image_tag:pre-ZqTok2W-post')}`,
+    );
+    assert.equal(filtered.total_count, 1);
+    const theirs = await t.request({
+      method: 'GET',
+      url: `/accounts/${other.accountId}/inventory_containers?q=zqtok0w`,
+      token: other.adminToken,
+    });
+    assert.equal(theirs.body.total_count, 1);
+    assert.notEqual(theirs.body.entries[0].cluster_id, prod.id);
+  });
+});
+
+describe('inventory_containers_matching(): the row-level security rule, applied by the function', () => {
+  test("the application's role finds only its scope's accounts; PGlite's superuser, every account", async () => {
+    const database = await createTestDatabase();
+    try {
+      const tenantId = randomUUID();
+      const [mine, theirs] = [randomUUID(), randomUUID()];
+      await database.owner.query('insert into tenants (id, name) values ($1, $2)', [tenantId, 't']);
+      await database.owner.query(
+        `insert into accounts (id, tenant_id, name) values ($1, $3, 'mine'), ($2, $3, 'theirs')`,
+        [mine, theirs, tenantId],
+      );
+      for (const accountId of [mine, theirs]) {
+        await database.owner.query(
+          `insert into inventory_containers (account_id, id, cluster_id, cluster_name, pod_uid, pod_resource_id,
+             pod_name, pod_namespace, name, container_id, container_runtime, image, image_repo, image_name,
+             image_tag, image_digest, owner_uid, owner_kind, owner_name, owner_namespace,
+             owner_resource_version, owner_id, created_at)
+           values ($1, $2, $3, 'c', 'p', '', 'p', 'ns', 'secret-token', 'x', 'containerd', '', 'r', 'i', 't', '',
+                   'u', 'Pod', 'o', 'ns', '1', '', now())`,
+          [accountId, randomUUID(), randomUUID()],
+        );
+      }
+      const found = async (scope: DataScope | undefined, accountId: string) => {
+        const ask = () =>
+          database.db.query('select inventory_containers_matching($1, $2) as id', [
+            accountId,
+            '%secret-tok%',
+          ]);
+        return (await (scope ? withScope(scope, ask) : ask())).rows.length;
+      };
+      const scope: DataScope = { kind: 'tenant', tenantId, accountIds: [mine] };
+      const bound = database.db.engine === 'postgres';
+      assert.equal(await found(scope, mine), 1);
+      assert.equal(await found(scope, theirs), bound ? 0 : 1, 'another account of the tenant');
+      assert.equal(
+        await found({ kind: 'tenant', tenantId: randomUUID(), accountIds: 'all' }, mine),
+        bound ? 0 : 1,
+      );
+      assert.equal(await found(undefined, mine), bound ? 0 : 1, 'no scope: nothing');
+      assert.equal(await found({ kind: 'system' }, theirs), 1);
+    } finally {
+      await database.close();
+    }
+  });
+});
