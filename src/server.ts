@@ -20,6 +20,8 @@ async function main(): Promise<void> {
   const log = pino({ level: config.LOG_LEVEL });
   const { db, applied } = await openMigratedDatabase(config, log);
   if (applied.length > 0) log.info({ migrations: applied }, 'migrations applied');
+  if (db.engine === 'postgres') await checkRowLevelSecurityRole(db, config, log);
+  // After the role check: a server about to refuse its database role evaluates nothing.
   try {
     const clusters = await withSystemScope(() => evaluateImagesAfterUpgrade(db, applied));
     if (clusters > 0) log.info({ clusters }, 'vulnerability findings evaluated per image');
@@ -27,7 +29,6 @@ async function main(): Promise<void> {
     // Not worth refusing to start: each image's next scan or container change evaluates it.
     log.warn({ err }, 'vulnerability findings per image: the evaluation after the upgrade failed');
   }
-  if (db.engine === 'postgres') await checkRowLevelSecurityRole(db, config, log);
   const pepper = loadServerSecret(config);
 
   const app = await buildApp({ config, db, pepper });
