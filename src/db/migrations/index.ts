@@ -12,6 +12,7 @@ import { runtimeWindowSweep } from './0010-runtime-window-sweep.js';
 import { rowLevelSecurity } from './0011-row-level-security.js';
 import { cveReportCounts } from './0012-cve-report-counts.js';
 import { identityDelta } from './0013-identity-delta.js';
+import { identityJson } from './0016-identity-json.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   rowLevelSecurity,
   cveReportCounts,
   identityDelta,
+  identityJson,
 ];
