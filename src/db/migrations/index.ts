@@ -14,6 +14,7 @@ import { cveReportCounts } from './0012-cve-report-counts.js';
 import { identityDelta } from './0013-identity-delta.js';
 import { imageVulnerabilityFindings } from './0014-image-vulnerability-findings.js';
 import { listPages } from './0015-list-pages.js';
+import { identityJson } from './0016-identity-json.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   identityDelta,
   imageVulnerabilityFindings,
   listPages,
+  identityJson,
 ];

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ComputedIdentity, Json, Risk } from '../../engines/rbac/index.js';
+import { type CachedAccess, cachedAccess, type StoredAssignedRole } from './identity-json.js';
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -27,6 +28,8 @@ export type UpdatedAtByUid = ReadonlyMap<string, string>;
 export interface IdentityContent {
   /** the stored rbac_objects as JSON text, built on demand (only written identities need it) */
   rbacObjectsJson: () => string;
+  /** the same access as the API's JSON text (identity-json.ts), also built on demand */
+  cachedAccess: () => CachedAccess;
   rawRecordIds: string[];
   /** facet rows: resources and actions the identity holds, open risk types */
   facets: { facet: 'resource' | 'action' | 'risk'; value: string }[];
@@ -59,17 +62,7 @@ function cachedJson(value: object): string {
  * The stored `rbac_objects` (the engine's, assigned roles completed to SubjectRefs) as JSON parts:
  * hashed part by part, joined only for the identities that are written.
  */
-function rbacObjectsParts(
-  identity: ComputedIdentity,
-  accountId: string,
-  updatedAt: UpdatedAtByUid,
-): string[] {
-  const assigned = identity.rbac_objects.assigned_roles.map((role) => ({
-    ...role,
-    created_at: normalizedTime(role.created_at),
-    account_id: accountId,
-    updated_at: updatedAt.get(role.uid) ?? normalizedTime(role.created_at),
-  }));
+function rbacObjectsParts(identity: ComputedIdentity, assigned: readonly StoredAssignedRole[]): string[] {
   const { permissions, graph } = identity.rbac_objects;
   const list = (items: readonly object[]) =>
     items.map((item, index) => (index === 0 ? '' : ',') + cachedJson(item));
@@ -97,7 +90,15 @@ export function identityContent(
   ]
     .map(recordIdOf)
     .filter((id): id is string => id !== null);
-  const parts = rbacObjectsParts(identity, context.accountId, context.updatedAt);
+  const assigned = identity.rbac_objects.assigned_roles.map(
+    (role): StoredAssignedRole => ({
+      ...role,
+      created_at: normalizedTime(role.created_at),
+      account_id: context.accountId,
+      updated_at: context.updatedAt.get(role.uid) ?? normalizedTime(role.created_at),
+    }),
+  );
+  const parts = rbacObjectsParts(identity, assigned);
   const facets = [
     ...identity.facets.resources.map((value) => ({ facet: 'resource' as const, value })),
     ...identity.actions.map((value) => ({ facet: 'action' as const, value })),
@@ -125,7 +126,13 @@ export function identityContent(
     ]),
   );
   for (const part of parts) hash.update(part);
-  return { rbacObjectsJson: () => parts.join(''), rawRecordIds, facets, hash: hash.digest('hex') };
+  return {
+    rbacObjectsJson: () => parts.join(''),
+    cachedAccess: () => cachedAccess(assigned, identity.rbac_objects),
+    rawRecordIds,
+    facets,
+    hash: hash.digest('hex'),
+  };
 }
 
 /** A risk's stored content; its lifecycle timestamps are not part of the hash. */

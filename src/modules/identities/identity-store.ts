@@ -6,7 +6,7 @@ import type { Executor } from '../../db/database.js';
 import { scoreIdentity } from '../../engines/rbac/scoring.js';
 import { iso } from '../../http/ids.js';
 import { batches } from '../../ingest/batches.js';
-import type { IdentityRemoval, IdentityTouch, IdentityUpsert, StoredIdentity } from './plan.js';
+import type { IdentityFill, IdentityRemoval, IdentityTouch, IdentityUpsert, StoredIdentity } from './plan.js';
 import type { ClusterScope } from './sources.js';
 
 export interface IdentityScope extends ClusterScope {
@@ -24,6 +24,7 @@ interface StoredIdentityRow {
   last_used_at: Date | null;
   last_detected_at: Date | null;
   content_hash: string;
+  json_cached: boolean;
 }
 
 /** The cluster's stored identities, or only those with these ids (the delta recompute). */
@@ -34,7 +35,8 @@ export async function loadStoredIdentities(
 ): Promise<Map<string, StoredIdentity>> {
   const { rows } = await db.query<StoredIdentityRow>(
     `select id, status, resolved_at, resolved_reason, deleted_at, created_at, updated_at, last_used_at,
-            last_detected_at, content_hash
+            last_detected_at, content_hash,
+            (assigned_roles_json is not null and access_json is not null) as json_cached
        from identities where account_id = $1 and cluster_id = $2
         ${ids === undefined ? '' : 'and id = any($3::uuid[])'}`,
     ids === undefined ? [scope.accountId, scope.clusterId] : [scope.accountId, scope.clusterId, ids],
@@ -53,6 +55,7 @@ export async function loadStoredIdentities(
         last_used_at: iso(row.last_used_at),
         last_detected_at: iso(row.last_detected_at),
         content_hash: row.content_hash,
+        json_cached: row.json_cached,
       },
     ]),
   );
@@ -90,6 +93,8 @@ const UPSERT_COLUMNS = [
   'rbac_objects',
   'raw_record_ids',
   'content_hash',
+  'assigned_roles_json',
+  'access_json',
 ] as const;
 
 /** Casts for parameters whose type PostgreSQL cannot infer from a VALUES list. */
@@ -117,6 +122,8 @@ const CASTS: Partial<Record<(typeof UPSERT_COLUMNS)[number], string>> = {
 };
 
 function upsertValues(scope: IdentityScope, { identity, content, lifecycle }: IdentityUpsert): unknown[] {
+  // the API text of rbac_objects, in the same row as the jsonb so the two cannot disagree
+  const access = content.cachedAccess();
   return [
     scope.accountId,
     identity.id,
@@ -149,6 +156,8 @@ function upsertValues(scope: IdentityScope, { identity, content, lifecycle }: Id
     content.rbacObjectsJson(),
     content.rawRecordIds,
     content.hash,
+    access.assignedRolesJson,
+    access.accessJson,
   ];
 }
 
@@ -187,6 +196,28 @@ export async function touchIdentities(db: Executor, scope: IdentityScope, touche
         batch.map((touch) => touch.id),
         batch.map((touch) => touch.last_used_at),
         batch.map((touch) => touch.last_detected_at),
+      ],
+    );
+  }
+}
+
+/**
+ * The API text of unchanged identities stored before it was cached (migration 0016). Only rows
+ * whose content is still the one the text was built from are written (the hash guards it).
+ */
+export async function fillCachedAccess(db: Executor, scope: IdentityScope, fills: IdentityFill[]) {
+  for (const batch of batches(fills, 200)) {
+    const access = batch.map((fill) => fill.content.cachedAccess());
+    await db.query(
+      `update identities i set assigned_roles_json = v.roles, access_json = v.access
+         from unnest($2::uuid[], $3::text[], $4::text[], $5::text[]) as v (id, hash, roles, access)
+        where i.account_id = $1 and i.id = v.id and i.content_hash = v.hash`,
+      [
+        scope.accountId,
+        batch.map((fill) => fill.id),
+        batch.map((fill) => fill.content.hash),
+        access.map((text) => text.assignedRolesJson),
+        access.map((text) => text.accessJson),
       ],
     );
   }

@@ -9,7 +9,7 @@ import { iso } from '../../http/ids.js';
 import type { IdentityRow, ReportRow, RiskRow } from './repository.js';
 import type { IdentitySchema } from './schemas.js';
 
-type ApiIdentity = Static<typeof IdentitySchema>;
+export type ApiIdentity = Static<typeof IdentitySchema>;
 
 export function toApiRisk(row: RiskRow) {
   return {
@@ -54,10 +54,13 @@ const RAW_BUCKETS: Record<string, keyof RawRbacObjects> = {
 };
 
 /** The identity's raw objects from the stored versions, in the order the engine gave them. */
-export function rawRbacObjects(row: IdentityRow, rawByKey: ReadonlyMap<string, string>): RawRbacObjects {
+export function rawRbacObjects(
+  row: IdentityRow,
+  rawByKey: ReadonlyMap<string, { raw: string }>,
+): RawRbacObjects {
   const raw: RawRbacObjects = { cluster_role_bindings: [], cluster_roles: [], role_bindings: [], roles: [] };
   for (const id of row.raw_record_ids) {
-    const text = rawByKey.get(`${row.cluster_id}/${id}`);
+    const text = rawByKey.get(`${row.cluster_id}/${id}`)?.raw;
     if (text === undefined) continue; // a version removed by retention: the reference stays harmless
     const object = JSON.parse(text) as Json;
     const bucket = RAW_BUCKETS[String(object.kind)];
@@ -66,8 +69,8 @@ export function rawRbacObjects(row: IdentityRow, rawByKey: ReadonlyMap<string, s
   return raw;
 }
 
-export function toApiIdentity(row: IdentityRow, risks: RiskRow[], raw: RawRbacObjects): ApiIdentity {
-  const rbac = row.rbac_objects as unknown as ApiIdentity['rbac_objects'];
+/** The identity's own fields up to `risk_detectors`, in the response schema's order. */
+export function identityHead(row: IdentityRow) {
   return {
     id: row.id,
     account_id: row.account_id,
@@ -93,6 +96,21 @@ export function toApiIdentity(row: IdentityRow, risks: RiskRow[], raw: RawRbacOb
     risk_score: Number(row.risk_score),
     risk_level: row.risk_level as ApiIdentity['risk_level'],
     risk_detectors: row.risk_detectors,
+  };
+}
+
+/**
+ * The API object of a row read with its stored rbac_objects (rows without the cached text of
+ * identity-json.ts); the response schema serializes it.
+ */
+export function toApiIdentity(
+  row: IdentityRow & { rbac_objects: Record<string, unknown> },
+  risks: RiskRow[],
+  raw: RawRbacObjects,
+): ApiIdentity {
+  const rbac = row.rbac_objects as unknown as ApiIdentity['rbac_objects'];
+  return {
+    ...identityHead(row),
     risks: risks.map(toApiRisk),
     risks_summary: row.risks_summary as unknown as ApiIdentity['risks_summary'],
     rbac_objects: {

@@ -172,4 +172,30 @@ describe('planRecompute', () => {
     const api = second.upserts.find((upsert) => upsert.identity.name === 'api');
     assert.equal(api?.lifecycle.last_used_at, T1);
   });
+
+  test('a row stored before its API text was cached: the text alone is filled, nothing rewritten', () => {
+    const first = planRecompute(compute(objects, T1), new Map(), new Map(), context(T1));
+    const stored = apply(first, new Map(), new Map(), T1);
+    const api = first.upserts.find((upsert) => upsert.identity.name === 'api')!.identity;
+    const uncached = new Map(stored.identities);
+    uncached.set(api.id, { ...uncached.get(api.id)!, json_cached: false });
+    const second = planRecompute(compute(objects, T2), uncached, stored.risks, context(T2));
+    assert.deepEqual(second.upserts, []);
+    assert.deepEqual(
+      second.fills.map((fill) => fill.id),
+      [api.id],
+    );
+    const [fill] = second.fills;
+    assert.equal(
+      fill!.content.hash,
+      stored.identities.get(api.id)!.content_hash,
+      'the hash guards the write',
+    );
+    assert.match(fill!.content.cachedAccess().accessJson, /^\{"graph":\{"nodes":\[/);
+    // a cached row (or one whose flag is absent) is not filled again
+    assert.deepEqual(
+      planRecompute(compute(objects, T2), stored.identities, stored.risks, context(T2)).fills,
+      [],
+    );
+  });
 });

@@ -35,6 +35,8 @@ export interface StoredIdentity {
   last_used_at: string | null;
   last_detected_at: string | null;
   content_hash: string;
+  /** false for a row written before its API text was cached (migration 0016); absent = cached */
+  json_cached?: boolean;
 }
 
 export interface StoredRisk {
@@ -70,6 +72,12 @@ export interface IdentityTouch {
   last_detected_at: string | null;
 }
 
+/** An unchanged identity stored without its API text: the text alone is written. */
+export interface IdentityFill {
+  id: string;
+  content: IdentityContent;
+}
+
 export interface IdentityRemoval {
   id: string;
   lifecycle: Lifecycle;
@@ -84,6 +92,7 @@ export interface RiskUpsert {
 export interface RecomputePlan {
   upserts: IdentityUpsert[];
   touches: IdentityTouch[];
+  fills: IdentityFill[];
   removals: IdentityRemoval[];
   /** new, reopened or changed risks: written whole, open, last detected now */
   riskUpserts: RiskUpsert[];
@@ -140,6 +149,7 @@ export function planRecompute(
   const plan: RecomputePlan = {
     upserts: [],
     touches: [],
+    fills: [],
     removals: [],
     riskUpserts: [],
     riskResolutions: [],
@@ -172,8 +182,11 @@ export function planRecompute(
           last_detected_at: lastDetectedAt,
         },
       });
-    } else if (previous.last_used_at !== lastUsedAt || previous.last_detected_at !== lastDetectedAt) {
-      plan.touches.push({ id: identity.id, last_used_at: lastUsedAt, last_detected_at: lastDetectedAt });
+    } else {
+      if (previous.last_used_at !== lastUsedAt || previous.last_detected_at !== lastDetectedAt) {
+        plan.touches.push({ id: identity.id, last_used_at: lastUsedAt, last_detected_at: lastDetectedAt });
+      }
+      if (previous.json_cached === false) plan.fills.push({ id: identity.id, content });
     }
 
     const firstDetection = new Map(state.risks.map((risk) => [risk.fingerprint, risk.first_detected_at]));

@@ -29,6 +29,7 @@ import { readPushDelta } from './delta.js';
 import { loadSourcesOf, parseIdentityKey } from './delta-sources.js';
 import { refreshFilterValues, writeIdentitiesReport } from './derived-store.js';
 import {
+  fillCachedAccess,
   loadStoredIdentities,
   removeIdentities,
   replaceFacets,
@@ -97,6 +98,7 @@ async function writeComputed(
   await upsertIdentities(db, identityScope, plan.upserts);
   await replaceFacets(db, scope, plan.upserts);
   await touchIdentities(db, identityScope, plan.touches);
+  await fillCachedAccess(db, identityScope, plan.fills);
   await removeIdentities(db, identityScope, plan.removals);
   await writeRisks(db, scope, plan, now, identityIds);
   // Filter values and the report read identity rows and open risks, which only change with

@@ -35,8 +35,12 @@ export interface IdentityRow {
   rightsizeable: boolean;
   risk_detectors: Record<string, unknown>;
   risks_summary: Record<string, unknown>;
-  rbac_objects: Record<string, unknown>;
+  /** only for a row without the cached text below (written before migration 0016) */
+  rbac_objects: Record<string, unknown> | null;
   raw_record_ids: string[];
+  /** the API text of rbac_objects.assigned_roles, and of its graph and permissions (identity-json.ts) */
+  assigned_roles_json: string | null;
+  access_json: string | null;
 }
 
 export interface RiskRow {
@@ -57,10 +61,12 @@ export interface RiskRow {
   deleted_at: Date | null;
 }
 
+/** The stored rbac_objects jsonb is read (and parsed) only for rows without the cached text. */
 const COLUMNS = `i.account_id, i.id, i.tenant_id, i.cluster_id, i.source_name, i.source_type, i.original_id,
   i.name, i.namespace, i.type, i.status, i.resolved_at, i.resolved_reason, i.created_at, i.updated_at,
   i.deleted_at, i.last_used_at, i.risk_score, i.risk_level, i.risk_types, i.actions, i.linked_resources,
-  i.rightsizeable, i.risk_detectors, i.risks_summary, i.rbac_objects, i.raw_record_ids`;
+  i.rightsizeable, i.risk_detectors, i.risks_summary, i.raw_record_ids, i.assigned_roles_json, i.access_json,
+  case when i.assigned_roles_json is null or i.access_json is null then i.rbac_objects end as rbac_objects`;
 
 const SORT_COLUMNS: Record<IdentitySortField, string> = {
   risk_score: 'i.risk_score',
@@ -174,18 +180,18 @@ export async function listRisksOfType(
 }
 
 /**
- * The raw Kubernetes objects identities were computed from, by `<cluster_id>/<record id>`: primary
- * key lookups, one query per cluster.
+ * The raw Kubernetes objects identities were computed from, by `<cluster_id>/<record id>`, as
+ * their kind and stored text: primary key lookups, one query per cluster.
  */
 export async function findRawObjects(db: Executor, accountId: string, idsByCluster: Map<string, string[]>) {
-  const raw = new Map<string, string>();
+  const raw = new Map<string, { kind: string; raw: string }>();
   for (const [clusterId, ids] of idsByCluster) {
     if (ids.length === 0) continue;
-    const { rows } = await db.query<{ id: string; raw: string }>(
-      `select id, raw from cluster_resources where account_id = $1 and cluster_id = $2 and id = any($3::text[])`,
+    const { rows } = await db.query<{ id: string; kind: string; raw: string }>(
+      `select id, kind, raw from cluster_resources where account_id = $1 and cluster_id = $2 and id = any($3::text[])`,
       [accountId, clusterId, ids],
     );
-    for (const row of rows) raw.set(`${clusterId}/${row.id}`, row.raw);
+    for (const row of rows) raw.set(`${clusterId}/${row.id}`, { kind: row.kind, raw: row.raw });
   }
   return raw;
 }

@@ -14,8 +14,16 @@ import { ApiError } from '../../http/errors.js';
 import { isUuid } from '../../http/ids.js';
 import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
 import type { AccountService } from '../accounts/service.js';
+import { identityJson } from './identity-json.js';
 import { parseIdentityListQuery, type RawIdentityListQuery } from './list-query.js';
-import { filterLabel, rawRbacObjects, toApiIdentity, toApiReport, toApiRisk } from './mapping.js';
+import {
+  type ApiIdentity,
+  filterLabel,
+  rawRbacObjects,
+  toApiIdentity,
+  toApiReport,
+  toApiRisk,
+} from './mapping.js';
 import * as repo from './repository.js';
 import { RISK_LEVEL_VALUES } from './schemas.js';
 
@@ -40,9 +48,16 @@ const byLabel = (a: Option, b: Option) =>
 /** Levels read best from the worst down, like the report. */
 const levelRank = (value: string) => -RISK_LEVEL_VALUES.indexOf(value as (typeof RISK_LEVEL_VALUES)[number]);
 
+/** The response schema's serializer of one identity, for rows without the cached text. */
+export type SerializeIdentity = (identity: ApiIdentity) => string;
+
 export function createIdentityService({ db, accounts }: { db: Database; accounts: AccountService }) {
-  /** Full API identities for rows: their risks and raw objects in one query each. */
-  async function expand(accountId: string, rows: repo.IdentityRow[]) {
+  /**
+   * The API JSON of each row, with its risks and raw objects read in one query each: assembled
+   * from the cached text (identity-json.ts), or for a row written before that text existed,
+   * mapped and serialized through the response schema as before.
+   */
+  async function expand(accountId: string, rows: repo.IdentityRow[], serialize: SerializeIdentity) {
     const risks = await repo.findRisksOf(
       db,
       accountId,
@@ -57,8 +72,19 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
     for (const [cluster, ids] of idsByCluster) idsByCluster.set(cluster, [...new Set(ids)]);
     const raw = await repo.findRawObjects(db, accountId, idsByCluster);
     const risksOf = new Map<string, repo.RiskRow[]>();
-    for (const risk of risks) risksOf.set(risk.identity_id, [...(risksOf.get(risk.identity_id) ?? []), risk]);
-    return rows.map((row) => toApiIdentity(row, risksOf.get(row.id) ?? [], rawRbacObjects(row, raw)));
+    for (const risk of risks) {
+      const list = risksOf.get(risk.identity_id);
+      if (list) list.push(risk);
+      else risksOf.set(risk.identity_id, [risk]);
+    }
+    return rows.map((row) => {
+      const risksOfRow = risksOf.get(row.id) ?? [];
+      const cached = identityJson(row, risksOfRow, raw);
+      if (cached !== null) return cached;
+      const { rbac_objects } = row;
+      if (rbac_objects === null) throw new Error(`identity ${row.id} was read without its rbac_objects`);
+      return serialize(toApiIdentity({ ...row, rbac_objects }, risksOfRow, rawRbacObjects(row, raw)));
+    });
   }
 
   async function requireIdentity(accountId: string, identityId: string) {
@@ -68,7 +94,13 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
   }
 
   return {
-    async list(actor: Actor, accountId: string, query: RawIdentityListQuery & { page: PageRequest }) {
+    /** #14 as JSON text: the page envelope around each identity's text (pageList's fields). */
+    async list(
+      actor: Actor,
+      accountId: string,
+      query: RawIdentityListQuery & { page: PageRequest },
+      serialize: SerializeIdentity,
+    ): Promise<string> {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
       const { filters, sort } = parseIdentityListQuery(query);
       const { rows, total } = await repo.listIdentities(db, account.id, {
@@ -76,13 +108,15 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
         sort,
         page: pageToOffset(query.page),
       });
-      return pageList(await expand(account.id, rows), total, query.page);
+      const { entries, ...envelope } = pageList(await expand(account.id, rows, serialize), total, query.page);
+      return `{"entries":[${entries.join(',')}],${JSON.stringify(envelope).slice(1)}`;
     },
 
-    async get(actor: Actor, accountId: string, identityId: string) {
+    /** #16 as JSON text. */
+    async get(actor: Actor, accountId: string, identityId: string, serialize: SerializeIdentity) {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
       const row = await requireIdentity(account.id, identityId);
-      const [identity] = await expand(account.id, [row]);
+      const [identity] = await expand(account.id, [row], serialize);
       return identity!;
     },
 
