@@ -127,9 +127,16 @@ export async function listIdentities(
   const count = db.query<{ total: number }>(`select count(*) as total from identities i where ${where.sql}`, [
     ...where.params,
   ]);
+  // A deferred join, as the containers and resources lists do (docs/performance.md, "Fix 4"): the
+  // page's keys first, from the sort's index (account_id, <field>, id) or a sort of narrow keys,
+  // then those rows by primary key. Sorting whole identity rows (about 1.5 KB each) spilled to
+  // disk for a deep page at medium size.
   const list = db.query<IdentityRow>(
-    `select ${COLUMNS} from identities i where ${where.sql} ${order(query.sort)}
-      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`,
+    `select ${COLUMNS}
+       from (select i.account_id, i.id from identities i where ${where.sql} ${order(query.sort)}
+              limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}) k
+       join identities i on i.account_id = k.account_id and i.id = k.id
+      ${order(query.sort)}`,
     where.params,
   );
   const [rows, total] = await Promise.all([list, count]);
