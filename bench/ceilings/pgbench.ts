@@ -19,7 +19,9 @@ export interface PgbenchResult {
 
 function run(command: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The server's connections run without JIT (src/db/postgres.ts): the ceiling runs the same way.
+    const env = { ...process.env, PGOPTIONS: '-c jit=off' };
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {

@@ -28,6 +28,10 @@ export async function openPostgres(url: string, poolSize: number, logger: Databa
     types,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
+    // No JIT compilation: Posture's statements are short, and a plan whose estimated cost crosses
+    // jit_above_cost (a deep page, a count over a large account) paid 10-15 ms of compilation on
+    // every execution for a 15-30 ms query (docs/performance.md, "JIT").
+    options: '-c jit=off',
   });
   // An idle client losing its connection (server restart) must not crash the process: the pool
   // drops it and the next query opens a new one.
