@@ -79,9 +79,12 @@ export async function loadRiskyIdentities(db: Executor, scope: ClusterScope): Pr
 
 /**
  * Critical or known-exploited CVEs of the given images that live containers of the cluster run,
- * once per image whatever the number of workloads running it. Image usage is the vulnerabilities
- * module's view (digest, config digest, or repository + tag), so "runs" means the same here as
- * the CVE report's in_use.
+ * once per image whatever the number of workloads running it. "Runs" is the vulnerabilities
+ * module's maintained image usage, vulnerability_image_workloads (matched by digest, config digest,
+ * or repository + tag, and refreshed in the push's transaction before any evaluation), so it means
+ * the same here as the CVE report's in_use. Every lookup of it here is a primary-key prefix: the
+ * usage view it is maintained from joins the account's images to the cluster's containers, and
+ * with the statistics of a bulk load a planner ran that join once per CVE row of the image.
  */
 export async function loadRunningVulnerabilities(
   db: Executor,
@@ -109,8 +112,8 @@ export async function loadRunningVulnerabilities(
        cross join lateral (
          select exists (select 1 from kev_entries e where e.cve = any(f.lookup_cves)) as known_exploited) k
       where i.account_id = $1 and i.id = any($3::uuid[])
-        and exists (select 1 from vulnerability_image_usage u
-                     where u.account_id = $1 and u.cluster_id = $2 and u.image_id = i.id)
+        and exists (select 1 from vulnerability_image_workloads u
+                     where u.account_id = $1 and u.image_id = i.id and u.cluster_id = $2)
         and (f.severity = 'critical' or k.known_exploited)`,
     [scope.accountId, scope.clusterId, imageIds],
   );
@@ -145,8 +148,8 @@ export async function imagesOutOfStep(
   if (imageIds.length === 0) return [];
   const { rows } = await db.query<{ image_id: string }>(
     `select t.image_id::text from unnest($3::uuid[]) as t (image_id)
-      where exists (select 1 from vulnerability_image_usage u
-                     where u.account_id = $1 and u.cluster_id = $2 and u.image_id = t.image_id)
+      where exists (select 1 from vulnerability_image_workloads u
+                     where u.account_id = $1 and u.image_id = t.image_id and u.cluster_id = $2)
          <> exists (select 1 from findings f
                      where f.account_id = $1 and f.cluster_id = $2 and f.family = 'vulnerability'
                        and f.source_key = t.image_id::text and f.deleted_at is null)`,
@@ -195,7 +198,7 @@ export async function loadAlertingInsights(db: Executor, scope: ClusterScope): P
  */
 export async function imagesOfCluster(db: Executor, scope: ClusterScope): Promise<string[]> {
   const { rows } = await db.query<{ image_id: string }>(
-    `select image_id::text from vulnerability_image_usage where account_id = $1 and cluster_id = $2
+    `select image_id::text from vulnerability_image_workloads where account_id = $1 and cluster_id = $2
      union
      select source_key from findings
       where account_id = $1 and cluster_id = $2 and family = 'vulnerability' and deleted_at is null`,
@@ -215,7 +218,7 @@ export async function imagesWithCves(
   const { rows } = await db.query<{ account_id: string; cluster_id: string; image_id: string }>(
     `select distinct u.account_id, u.cluster_id, u.image_id
        from vulnerability_findings f
-       join vulnerability_image_usage u on u.account_id = f.account_id and u.image_id = f.image_id
+       join vulnerability_image_workloads u on u.account_id = f.account_id and u.image_id = f.image_id
       where f.lookup_cves && $1::text[]
       order by u.account_id, u.cluster_id, u.image_id`,
     [cves],
@@ -230,7 +233,7 @@ export async function clustersRunningImage(
   imageId: string,
 ): Promise<string[]> {
   const { rows } = await db.query<{ cluster_id: string }>(
-    `select distinct cluster_id from vulnerability_image_usage where account_id = $1 and image_id = $2`,
+    `select distinct cluster_id from vulnerability_image_workloads where account_id = $1 and image_id = $2`,
     [accountId, imageId],
   );
   return rows.map((row) => row.cluster_id);
