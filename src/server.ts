@@ -9,6 +9,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { AppRoleError, checkAppRole } from './db/app-role.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import type { Database } from './db/database.js';
+import { startEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { openMigratedDatabase } from './db/prepare.js';
 import { withSystemScope } from './db/scope.js';
 import { ensureDemoTenant } from './demo/demo-tenant.js';
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
   }
   const pepper = loadServerSecret(config);
 
+  // PGlite has no autovacuum: the server analyzes and vacuums its tables (embedded-maintenance.ts).
+  const maintenance = db.engine === 'pglite' ? startEmbeddedMaintenance(db, log) : undefined;
   const app = await buildApp({ config, db, pepper });
   const url = await app.listen({ host: config.HOST, port: config.PORT });
   if (config.DEMO) await withSystemScope(() => ensureDemoTenant({ db, pepper, baseUrl: url, app }));
@@ -43,6 +46,7 @@ async function main(): Promise<void> {
     if (err) log.error({ err }, 'shutting down after an error');
     else log.info({ signal }, 'shutting down');
     await app.close(); // stops accepting, waits for in-flight requests
+    await maintenance?.stop();
     await db.close();
   });
 }
