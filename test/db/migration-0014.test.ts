@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { migrate } from '../../src/db/migrator.js';
+import { nginxPod } from '../../src/modules/findings/test-objects.js';
 import { evaluateImagesAfterUpgrade } from '../../src/modules/findings/upgrade.js';
 import { pushObjects } from '../identities/support.js';
 import { createCluster } from '../ingest/sample.js';
@@ -148,26 +149,7 @@ test('0014 retires per-workload vulnerability findings and closes their open gro
 test('after applying 0014, every image running in a cluster gets its per-image groups at once', async () => {
   const tenant = await createTenant(t);
   const cluster = await createCluster(t, tenant.adminToken, tenant.accountId, 'caught-up');
-  const digest = 'sha256:b234c7b099c1265d4927c74bb87ea754b8b674c9eed1f43f28d7a1d5e351c388';
-  await pushObjects(t, tenant, cluster.id, [
-    {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'edge', namespace: 'web', uid: 'pod-edge', resourceVersion: '1' },
-      spec: { containers: [{ name: 'nginx', image: 'nginx:1.27.2' }] },
-      status: {
-        phase: 'Running',
-        containerStatuses: [
-          {
-            name: 'nginx',
-            image: 'nginx:1.27.2',
-            imageID: `docker.io/library/nginx@${digest}`,
-            containerID: 'c://1',
-          },
-        ],
-      },
-    },
-  ]);
+  await pushObjects(t, tenant, cluster.id, [nginxPod('web', 'edge')]);
   const account = { accountId: tenant.accountId, clusterId: cluster.id, token: tenant.adminToken, tenant };
   await pushScanOk(t, account, scanDoc('nginx-1.27.2.trivy.json'));
   // Before the upgrade the image had no per-image rows: remove what the scan's evaluation wrote.

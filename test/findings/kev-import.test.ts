@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { nginxPod } from '../../src/modules/findings/test-objects.js';
 import { pushObjects } from '../identities/support.js';
 import { createCluster } from '../ingest/sample.js';
 import { createTenant, login, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
@@ -54,26 +55,7 @@ async function vulnerabilityGroups(tenant: TestTenant) {
 test('a CVE entering KEV moves to VULN-001 at the import, and back to VULN-002 when it leaves', async () => {
   const tenant = await createTenant(t);
   const cluster = await createCluster(t, tenant.adminToken, tenant.accountId, 'kev');
-  const digest = 'sha256:b234c7b099c1265d4927c74bb87ea754b8b674c9eed1f43f28d7a1d5e351c388';
-  await pushObjects(t, tenant, cluster.id, [
-    {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'edge', namespace: 'web', uid: 'pod-edge', resourceVersion: '1' },
-      spec: { containers: [{ name: 'nginx', image: 'nginx:1.27.2' }] },
-      status: {
-        phase: 'Running',
-        containerStatuses: [
-          {
-            name: 'nginx',
-            image: 'nginx:1.27.2',
-            imageID: `docker.io/library/nginx@${digest}`,
-            containerID: 'containerd://e1',
-          },
-        ],
-      },
-    },
-  ]);
+  await pushObjects(t, tenant, cluster.id, [nginxPod('web', 'edge')]);
   const account = { accountId: tenant.accountId, clusterId: cluster.id, token: tenant.adminToken, tenant };
   await pushScanOk(t, account, scanDoc('nginx-1.27.2.trivy.json'));
   const image = `image ${IMAGE}`;

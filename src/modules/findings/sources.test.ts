@@ -18,6 +18,7 @@ import {
 import { createCluster } from '../../../test/ingest/sample.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../../../test/support/harness.js';
 import { pushOk as pushScanOk, scanDoc } from '../../../test/vulnerabilities/support.js';
+import { NGINX_DIGEST, nginxPod } from './test-objects.js';
 
 let t: TestApp;
 before(async () => {
@@ -70,29 +71,6 @@ test('a cluster-admin service account opens an identity_risk group; unbinding it
   assert.equal(after?.status, 'closed');
 });
 
-const DIGEST = 'sha256:b234c7b099c1265d4927c74bb87ea754b8b674c9eed1f43f28d7a1d5e351c388';
-
-/** A running, unowned pod of the nginx:1.27.2 sample scan's image. */
-function nginxPod(namespace: string, name: string) {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace, uid: `pod-${namespace}-${name}`, resourceVersion: '1' },
-    spec: { containers: [{ name: 'nginx', image: 'nginx:1.27.2' }] },
-    status: {
-      phase: 'Running',
-      containerStatuses: [
-        {
-          name: 'nginx',
-          image: 'nginx:1.27.2',
-          imageID: `docker.io/library/nginx@${DIGEST}`,
-          containerID: `containerd://${namespace}-${name}`,
-        },
-      ],
-    },
-  };
-}
-
 async function groupFindings(tenant: TestTenant, groupId: string) {
   const res = await t.request({
     method: 'GET',
@@ -132,7 +110,7 @@ test('a critical CVE of an image three pods run is one group on the image with o
     ],
     ['VULN-002', 'image', 'ContainerImage', 'docker.io/library/nginx:1.27.2', '', 'open'],
   );
-  assert.equal(group.source_attrs.image_digest, DIGEST);
+  assert.equal(group.source_attrs.image_digest, NGINX_DIGEST);
   const findings = await groupFindings(tenant, group.id);
   assert.deepEqual(
     findings.map((f) => f.rule_attrs.cve_name),

@@ -1,4 +1,7 @@
-/** Small Kubernetes objects for the findings tests: a Deployment, its ReplicaSet and pods. */
+/**
+ * Small Kubernetes objects for the findings tests: a Deployment, its ReplicaSet and pods, and pods
+ * running the image of the nginx:1.27.2 sample scan.
+ */
 type Json = Record<string, unknown>;
 
 const DEPLOYMENT_UID = '4b7c63a1-0d5e-4c8f-9a51-3f0e6f1d2a10';
@@ -72,5 +75,29 @@ export function pod(owner: Json | null, name: string): Json {
     },
     spec: { containers: [{ name: 'app', image: 'nginx:latest', securityContext: { privileged: true } }] },
     status: { phase: 'Running' },
+  };
+}
+
+/** The digest of the nginx:1.27.2 sample scan's image (sample/scans/nginx-1.27.2.trivy.json). */
+export const NGINX_DIGEST = 'sha256:b234c7b099c1265d4927c74bb87ea754b8b674c9eed1f43f28d7a1d5e351c388';
+
+/** A running, unowned pod of the nginx:1.27.2 sample scan's image. */
+export function nginxPod(namespace: string, name: string): Json {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, uid: `pod-${namespace}-${name}`, resourceVersion: '1' },
+    spec: { containers: [{ name: 'nginx', image: 'nginx:1.27.2' }] },
+    status: {
+      phase: 'Running',
+      containerStatuses: [
+        {
+          name: 'nginx',
+          image: 'nginx:1.27.2',
+          imageID: `docker.io/library/nginx@${NGINX_DIGEST}`,
+          containerID: `containerd://${namespace}-${name}`,
+        },
+      ],
+    },
   };
 }
