@@ -21,12 +21,26 @@ function executorOf(target: PGlite | Transaction): Executor {
   };
 }
 
+export interface PgliteDatabase extends Database {
+  /** A tarball of the whole data directory, which `openPglite`'s `image` restores. */
+  dumpDataDir(): Promise<Blob>;
+}
+
+export interface PgliteOptions {
+  /**
+   * Start an in-memory store from this image of a data directory (from `dumpDataDir`) instead
+   * of an empty cluster: restoring skips initdb, which is most of the cost of a new store. The
+   * tests start every store from one migrated image (test/support/pglite-image.ts).
+   */
+  image?: Blob;
+}
+
 /**
  * PGlite keeps one single-user Postgres inside this process. Its own mutex serialises queries and
  * transactions, so no pool is needed; a data directory is locked so a second process cannot
  * open (and corrupt) it.
  */
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function openPglite(dataDir: string, options: PgliteOptions = {}): Promise<PgliteDatabase> {
   const inMemory = dataDir === ':memory:';
   let unlock: (() => Promise<void>) | undefined;
   if (!inMemory) {
@@ -37,6 +51,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
   try {
     pglite = await PGlite.create({
       ...(inMemory ? {} : { dataDir }),
+      ...(options.image ? { loadDataDir: options.image } : {}),
       parsers: { [TYPE_OIDS.int8]: parseNumber, [TYPE_OIDS.numeric]: parseNumber },
       // the trigram search index of inventory containers (migration 0015)
       extensions: { pg_trgm, btree_gin },
@@ -52,6 +67,10 @@ export async function openPglite(dataDir: string): Promise<Database> {
     transaction: (work) => pglite.transaction((tx) => work(executorOf(tx))),
     async ping() {
       await pglite.query('select 1');
+    },
+    async dumpDataDir() {
+      await pglite.exec('checkpoint');
+      return pglite.dumpDataDir('none');
     },
     async close() {
       await pglite.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { testConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/database.js';
+import { type Executor, openDatabase } from '../../src/db/database.js';
 import { migrations } from '../../src/db/migrations/index.js';
 import { migrate } from '../../src/db/migrator.js';
 import { createTestDatabase } from '../support/database.js';
@@ -60,5 +60,42 @@ test('concurrent starts on PostgreSQL serialise on the advisory lock', {
   } finally {
     await Promise.all(processes.map((db) => db.close()));
     await close();
+  }
+});
+
+/** Tables, columns, indexes, policies, functions and grants: what a test database starts with. */
+async function schemaOf(db: Executor) {
+  const { rows } = await db.query<{ item: string }>(
+    `select 'column ' || table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable
+            || ' ' || coalesce(column_default, '') as item
+       from information_schema.columns where table_schema = 'public'
+     union all
+     select 'index ' || indexdef from pg_indexes where schemaname = 'public'
+     union all
+     select 'policy ' || tablename || ' ' || policyname || ' ' || coalesce(qual, '') || ' '
+            || coalesce(with_check, '') from pg_policies where schemaname = 'public'
+     union all
+     select 'function ' || p.proname || ' ' || md5(p.prosrc) from pg_proc p
+      where p.pronamespace = 'public'::regnamespace
+     union all
+     select 'grant ' || grantee || ' ' || table_name || ' ' || privilege_type
+       from information_schema.role_table_grants where table_schema = 'public'
+     union all
+     select 'migration ' || id from schema_migrations
+     order by 1`,
+  );
+  return rows.map((row) => row.item);
+}
+
+test('the shared migrated copy every test starts from is what the migrations make of an empty store', async () => {
+  const scratch = await createTestDatabase({ fromScratch: true });
+  const copy = await createTestDatabase();
+  try {
+    const made = await schemaOf(scratch.owner);
+    assert.ok(made.length > 100, `a migrated schema has hundreds of items, got ${made.length}`);
+    assert.deepEqual(await schemaOf(copy.owner), made);
+  } finally {
+    await scratch.close();
+    await copy.close();
   }
 });

@@ -1,7 +1,8 @@
 /**
  * A freshly migrated database for one test process: PGlite in memory by default; with
  * DATABASE_URL set, a new PostgreSQL database created on that server (and dropped afterwards), so
- * parallel test files never share state.
+ * parallel test files never share state. Both start from a copy of one migrated database
+ * (pglite-image.ts, postgres-template.ts) rather than migrating again in every process.
  *
  * On PostgreSQL the two roles of production (docs/security.md, "Row-level security"): the
  * database is created and migrated by DATABASE_URL's role (the owner), which then grants the
@@ -16,6 +17,9 @@ import { testConfig } from '../../src/config.js';
 import { grantAppRole } from '../../src/db/app-role.js';
 import { type Database, openDatabase } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrator.js';
+import { openPglite } from '../../src/db/pglite.js';
+import { openMigratedPglite } from './pglite-image.js';
+import { ensureTemplate } from './postgres-template.js';
 
 const quietLogger = { warn() {}, error() {} };
 
@@ -34,26 +38,42 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export interface TestDatabaseOptions {
+  /**
+   * Migrate an empty database in this process instead of copying the shared migrated one: for
+   * the tests that check the copies are what the migrations make.
+   */
+  fromScratch?: boolean;
+}
+
+export async function createTestDatabase({
+  fromScratch = false,
+}: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    const db = await openDatabase(testConfig({ DATABASE_URL: undefined }), quietLogger);
-    await migrate(db);
+    const db = fromScratch ? await openPglite(':memory:') : await openMigratedPglite();
+    if (fromScratch) await migrate(db);
     return { db, owner: db, url: undefined, ownerUrl: undefined, close: () => db.close() };
   }
   const name = `posture_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    const template = fromScratch ? undefined : await ensureTemplate(admin, serverUrl, TEST_APP_ROLE.user);
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+  } finally {
+    await admin.end();
+  }
   const ownerUrl = new URL(serverUrl);
   ownerUrl.pathname = `/${name}`;
   const appUrl = new URL(ownerUrl);
   appUrl.username = TEST_APP_ROLE.user;
   appUrl.password = TEST_APP_ROLE.password;
   const owner = await openDatabase(testConfig({ DATABASE_URL: ownerUrl.toString() }), quietLogger);
-  await migrate(owner);
-  await grantAppRole(owner, TEST_APP_ROLE.user);
+  if (fromScratch) {
+    await migrate(owner);
+    await grantAppRole(owner, TEST_APP_ROLE.user);
+  }
   const db = await openDatabase(testConfig({ DATABASE_URL: appUrl.toString() }), quietLogger);
   return {
     db,
