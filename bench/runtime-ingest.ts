@@ -7,7 +7,8 @@
  *
  * Run on PGlite: `npx tsx bench/runtime-ingest.ts [events]`; on PostgreSQL, with DATABASE_URL set
  * (a throwaway database is created on that server and dropped). Prints one JSON line per scenario:
- * one push of the whole stream, then the same stream in pushes of 10,000 events. Not a test.
+ * one push of the whole stream, then the same stream in pushes of 10,000 events (only those with
+ * BENCH_SCENARIO=pushes). Not a test.
  */
 import { gzipSync } from 'node:zlib';
 import { buildApp } from '../src/app.js';
@@ -15,6 +16,7 @@ import { testConfig } from '../src/config.js';
 import { syntheticStream } from '../src/engines/runtime/sample/bench.js';
 import { createTenancyService } from '../src/modules/tenancy/service.js';
 import { createTestDatabase } from '../test/support/database.js';
+import { backendCpu } from './backend-cpu.js';
 
 const PEPPER = 'bench-pepper-bench-pepper-bench-pepper-00';
 const total = Number(process.argv[2] ?? 100_000);
@@ -27,6 +29,7 @@ const app = await buildApp({
   pepper: PEPPER,
 });
 await app.ready();
+const dbMeter = await backendCpu(database.ownerUrl);
 // The tenant is made through the owner's connection, which row-level security does not bind (the
 // app under test uses database.db, as the server uses its own role).
 const tenancy = createTenancyService({ db: database.owner, pepper: PEPPER });
@@ -78,6 +81,7 @@ async function scenario(name: string, pushes: Buffer[], gzip: boolean) {
   const target = await freshCluster(name);
   const bodies = gzip ? pushes.map((body) => gzipSync(body)) : pushes;
   const cpu = process.cpuUsage();
+  const dbBefore = await dbMeter.read();
   const started = process.hrtime.bigint();
   let last: Record<string, number> = {};
   for (const body of bodies) {
@@ -89,6 +93,8 @@ async function scenario(name: string, pushes: Buffer[], gzip: boolean) {
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   const used = process.cpuUsage(cpu);
   const cpuSeconds = (used.user + used.system) / 1e6;
+  const dbAfter = await dbMeter.read();
+  const dbSeconds = dbBefore === null || dbAfter === null ? null : (dbAfter - dbBefore) / 1000;
   console.log(
     JSON.stringify({
       scenario: name,
@@ -100,6 +106,10 @@ async function scenario(name: string, pushes: Buffer[], gzip: boolean) {
       wall_s: Math.round(wall * 100) / 100,
       events_per_s_wall: Math.round(total / wall),
       process_cpu_s: Math.round(cpuSeconds * 100) / 100,
+      // Node (the app and the in-process client) per 1,000 events
+      process_cpu_ms_per_1000: Math.round((cpuSeconds / total) * 1e6),
+      // PostgreSQL's backends of the benchmark database, when on this machine
+      db_cpu_s: dbSeconds === null ? null : Math.round(dbSeconds * 100) / 100,
       last_push: {
         insights: last.insights,
         http_observations: last.http_observations,
@@ -114,11 +124,16 @@ const chunks: Buffer[] = [];
 for (let i = 0; i < lines.length; i += 10_000)
   chunks.push(Buffer.from(`${lines.slice(i, i + 10_000).join('\n')}\n`));
 
+// BENCH_SCENARIO=pushes runs only the pushes of 10,000 (the suite's shape), e.g. under a profiler.
+const only = process.env.BENCH_SCENARIO;
 try {
-  await scenario('one push', [whole], false);
-  await scenario('one push, gzip', [whole], true);
+  if (only !== 'pushes') {
+    await scenario('one push', [whole], false);
+    await scenario('one push, gzip', [whole], true);
+  }
   await scenario('pushes of 10,000', chunks, false);
 } finally {
+  await dbMeter.close();
   await app.close();
   await database.close();
 }

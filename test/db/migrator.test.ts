@@ -22,6 +22,20 @@ test('migrations are applied once, in order, and recorded', async () => {
   }
 });
 
+test('runtime states are compressed with lz4 on PostgreSQL; PGlite, without lz4, keeps pglz', async () => {
+  const { owner: db, close } = await createTestDatabase();
+  try {
+    const { rows } = await db.query<{ method: string }>(
+      `select attcompression::text as method from pg_attribute
+        where attrelid = 'runtime_workloads'::regclass and attname = 'state'`,
+    );
+    // 'l' is lz4; '' is the server's default_toast_compression (pglz).
+    assert.equal(rows[0]?.method, db.engine === 'postgres' ? 'l' : '');
+  } finally {
+    await close();
+  }
+});
+
 test('a failing migration leaves the schema as it was', async () => {
   const { owner: db, close } = await createTestDatabase(); // the owner migrates
   try {

@@ -10,7 +10,13 @@
  *
  * See docs/runtime-events.md for the format, the rules and the configuration.
  */
-export { applyEvents, captureIfWindowElapsed, type EngineOptions, newWorkloadState } from './engine.js';
+export {
+  advanceState,
+  applyEvents,
+  captureIfWindowElapsed,
+  type EngineOptions,
+  newWorkloadState,
+} from './engine.js';
 export * from './event-schema.js';
 export { type FalcoAlert, FalcoAlertSchema, mapFalcoAlert } from './falco.js';
 export { type HttpObservation, mergeHttpObservations, observeHttpRequests } from './http-observations.js';

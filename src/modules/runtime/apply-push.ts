@@ -8,7 +8,7 @@
  */
 import type { Executor } from '../../db/database.js';
 import {
-  applyEvents,
+  advanceState,
   groupByWorkloadContainer,
   mergeHttpObservations,
   observeHttpRequests,
@@ -48,7 +48,8 @@ export interface PushOutcome {
 interface Change {
   id: string;
   group: WorkloadGroup;
-  before: WorkloadContainerState | null;
+  /** what the push's outcome compares with the state before it (the state itself is advanced in place) */
+  before: { baselineCapturedAt: string | null; driftEvents: number } | null;
   after: WorkloadContainerState;
 }
 
@@ -157,8 +158,13 @@ export async function applyRuntimePush(
   const previous = await workloads.loadStates(tx, scope.accountId, ids);
   const changes: Change[] = groups.map((group, index) => {
     const id = ids[index]!;
-    const before = previous.get(id) ?? null;
-    return { id, group, before, after: applyEvents(before, group.key, group.events, options) };
+    // Parsed for this push alone: the engine may advance it in place rather than copy it.
+    const state = previous.get(id) ?? null;
+    const before = state && {
+      baselineCapturedAt: state.baselineCapturedAt,
+      driftEvents: state.ongoing.driftEvents,
+    };
+    return { id, group, before, after: advanceState(state, group.key, group.events, options) };
   });
   await workloads.saveStates(
     tx,
@@ -204,7 +210,7 @@ export async function applyRuntimePush(
     workloadContainers: changes.length,
     baselinesCaptured: captured.length,
     driftEvents: changes.reduce(
-      (sum, c) => sum + c.after.ongoing.driftEvents - (c.before?.ongoing.driftEvents ?? 0),
+      (sum, c) => sum + c.after.ongoing.driftEvents - (c.before?.driftEvents ?? 0),
       0,
     ),
     insights: raising.length,

@@ -193,3 +193,43 @@ describe('Idempotency-Key', () => {
     assert.equal(page.entries[0].request_count, 2);
   });
 });
+
+describe('states across pushes', () => {
+  test('a stream pushed in three parts stores the state, baselines and drift count of one push of it', async () => {
+    // Paths with quotes and backslashes: the state's JSON must survive its write unchanged.
+    const events = [
+      exec(WEB, 0, { pid: 1, ppid: 0, comm: 'server', exe: '/app/server' }),
+      fileOpen(WEB, 10, 1, 'server', '/app/"quoted" \\ back\\slash.yaml'),
+      exec(WEB, 120, { pid: 50, ppid: 1, comm: 'sh', exe: '/bin/sh', args: ['-c', 'echo "a\\b"'] }),
+      connect(WEB, 121, 50, 'sh', '203.0.113.9', 4444),
+      fileOpen(WEB, 130, 50, 'sh', '/tmp/x"y'),
+      exec(WEB, 140, { pid: 51, ppid: 50, comm: 'curl', exe: '/usr/bin/curl' }),
+    ];
+    const whole = await freshTarget();
+    const parts = await freshTarget();
+    const once = await pushRuntime(t, whole, events);
+    assert.equal(once.status, 200, once.text);
+    const answers: Record<string, number>[] = [];
+    for (const part of [events.slice(0, 2), events.slice(2, 4), events.slice(4)]) {
+      const res = await pushRuntime(t, parts, part);
+      assert.equal(res.status, 200, res.text);
+      answers.push(res.body);
+    }
+    const sum = (field: string) => answers.reduce((total, body) => total + (body[field] ?? 0), 0);
+    assert.ok(once.body.drift_events > 0 && once.body.baselines_captured === 1);
+    assert.equal(sum('drift_events'), once.body.drift_events);
+    assert.equal(sum('baselines_captured'), once.body.baselines_captured);
+    const stateOf = async (target: RuntimeTarget) => {
+      const { rows } = await t.db.query<{ state: string }>(
+        'select state from runtime_workloads where account_id = $1',
+        [target.accountId],
+      );
+      assert.equal(rows.length, 1);
+      // The cluster's id is the only difference between the two targets.
+      return JSON.parse(rows[0]!.state.replaceAll(target.clusterId, '<cluster>'));
+    };
+    const state = await stateOf(parts);
+    assert.deepEqual(state, await stateOf(whole));
+    assert.ok(JSON.stringify(state).includes('/app/\\"quoted\\" \\\\ back\\\\slash.yaml'));
+  });
+});

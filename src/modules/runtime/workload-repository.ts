@@ -9,6 +9,8 @@ import { batches } from '../../ingest/batches.js';
 
 /** Parameters of one state-writing statement stay under this many characters of JSON. */
 const STATE_BATCH_CHARS = 8 * 1024 * 1024;
+/** ... and this many states, each its own parameter (a statement takes at most 65,535). */
+const STATE_BATCH_ROWS = 1000;
 
 export interface StateWrite {
   id: string;
@@ -47,7 +49,10 @@ function* sizedBatches(writes: { write: StateWrite; json: string }[]) {
   let batch: typeof writes = [];
   let size = 0;
   for (const item of writes) {
-    if (batch.length > 0 && size + item.json.length > STATE_BATCH_CHARS) {
+    if (
+      batch.length > 0 &&
+      (size + item.json.length > STATE_BATCH_CHARS || batch.length >= STATE_BATCH_ROWS)
+    ) {
       yield batch;
       batch = [];
       size = 0;
@@ -58,10 +63,17 @@ function* sizedBatches(writes: { write: StateWrite; json: string }[]) {
   if (batch.length > 0) yield batch;
 }
 
+/**
+ * The states travel as one text parameter each (`array[$13, $14, ...]`), not as one text[]
+ * parameter: pg writes an array parameter as an array literal, escaping every quote of the JSON
+ * (a copy of each string, and the server parses the literal back), which was the push's largest
+ * single cost (docs/performance.md, "Runtime ingestion and the CSV export").
+ */
 export async function saveStates(db: Executor, accountId: string, writes: StateWrite[], now: Date) {
   const serialized = writes.map((write) => ({ write, json: JSON.stringify(write.state) }));
   for (const batch of sizedBatches(serialized)) {
     const col = <V>(pick: (w: StateWrite) => V) => batch.map((item) => pick(item.write));
+    const states = batch.map((_, index) => `$${index + 13}::text`).join(', ');
     await db.query(
       `insert into runtime_workloads (account_id, id, cluster_id, workload_key, namespace, workload_kind,
          workload_name, container_name, baseline_captured_at, first_event_at, last_event_at, state,
@@ -69,7 +81,7 @@ export async function saveStates(db: Executor, accountId: string, writes: StateW
        select $1, v.id, v.cluster_id, v.workload_key, v.namespace, v.kind, v.name, v.container,
               v.captured, v.first_at, v.last_at, v.state, $2, $2
          from unnest($3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                     $10::timestamptz[], $11::timestamptz[], $12::timestamptz[], $13::text[])
+                     $10::timestamptz[], $11::timestamptz[], $12::timestamptz[], array[${states}])
               as v (id, cluster_id, workload_key, namespace, kind, name, container, captured, first_at,
                     last_at, state)
        on conflict (account_id, id) do update set
@@ -91,7 +103,7 @@ export async function saveStates(db: Executor, accountId: string, writes: StateW
         col((w) => w.state.baselineCapturedAt),
         col((w) => w.state.firstEventAt),
         col((w) => w.state.lastEventAt),
-        batch.map((item) => item.json),
+        ...batch.map((item) => item.json),
       ],
     );
   }
