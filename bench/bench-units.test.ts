@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inline } from './ceilings/sql-capture.js';
 import type { CaseResult } from './load-phase.js';
-import { listPass, p99Growth } from './report.js';
+import { listPass, memoryTable, p99Growth } from './report.js';
 import { SIZES, tenth } from './sizes.js';
 
 describe('inline', () => {
@@ -88,5 +88,22 @@ describe('verdicts', () => {
   test('growth is per case name, against the smaller run', () => {
     const growth = p99Growth([result('a', 30, 1), result('b', 10, 1)], [result('a', 10, 1)]);
     assert.deepEqual([...growth], [['a', 3]]);
+  });
+
+  test('the memory table has the server after ingestion, then each case that measured memory', () => {
+    const measured = {
+      ...result('a', 30, 1),
+      memory: {
+        rss_start_mib: 180,
+        rss_peak_mib: 195.5,
+        rss_end_mib: 190,
+        heap: { heap_used_mib: 60, heap_total_mib: 100, external_mib: 4.5 },
+      },
+    };
+    const lines = memoryTable([measured, result('b', 10, 1)], { rss_mib: 185, hwm_mib: 198 }).split('\n');
+    assert.deepEqual(lines.slice(2), [
+      '| after ingestion (peak during it) | 185 | 198 | - | - |',
+      '| a | 180 | 196 | 60 / 100 | 4.5 |',
+    ]);
   });
 });

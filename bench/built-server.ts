@@ -3,12 +3,17 @@
  * `tsc -p tsconfig.build.json` (no tsx loader hooks or source-map cache in its memory and CPU).
  * So that no stale build is measured, dist/ is rebuilt whenever a file under src/ is newer than
  * dist/server.js (a fresh clone has no dist/ at all).
+ *
+ * BENCH_SERVER=<path of another build's server.js> measures that build instead, unbuilt and
+ * unchanged: how a before/after pair is run in alternating rounds on the same machine state
+ * (docs/performance.md, "Running it").
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const BUILT_SERVER = 'dist/server.js';
+const OWN_BUILD = 'dist/server.js';
+export const BUILT_SERVER = process.env.BENCH_SERVER || OWN_BUILD;
 
 function newestSourceMs(dir: string): number {
   let newest = 0;
@@ -20,7 +25,12 @@ function newestSourceMs(dir: string): number {
 }
 
 export function ensureBuiltServer(log: (line: string) => void): void {
-  if (existsSync(BUILT_SERVER) && statSync(BUILT_SERVER).mtimeMs >= newestSourceMs('src')) return;
+  if (BUILT_SERVER !== OWN_BUILD) {
+    if (!existsSync(BUILT_SERVER)) throw new Error(`BENCH_SERVER: no such file ${BUILT_SERVER}`);
+    log(`bench: measuring the server build ${BUILT_SERVER} (BENCH_SERVER)`);
+    return;
+  }
+  if (existsSync(OWN_BUILD) && statSync(OWN_BUILD).mtimeMs >= newestSourceMs('src')) return;
   log('bench: building the server (tsc -p tsconfig.build.json), as `npm run build:server` does');
   const build = spawnSync(
     process.execPath,

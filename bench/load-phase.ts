@@ -8,6 +8,7 @@ import type { BareHttpCeiling } from './ceilings/bare-http-client.js';
 import { type PgbenchResult, pgbench } from './ceilings/pgbench.js';
 import { inline, type SqlRecorder } from './ceilings/sql-capture.js';
 import type { Helper, LoadRequest, LoadSummary } from './load/protocol.js';
+import { heapOf, type MemoryWindow, RssSampler } from './server-memory.js';
 import { cpuMsOf, memoryOf } from './server-process.js';
 
 export interface CaseResult {
@@ -22,6 +23,8 @@ export interface CaseResult {
    * moved by other work on a shared machine (PGlite's share included, as it runs inside).
    */
   server_cpu_ms_per_req: number;
+  /** the server's resident set over the case, and its heap at the end (server-memory.ts) */
+  memory?: MemoryWindow;
   http_ceiling?: LoadSummary & { cpu_ms_per_req: number };
   db_ceiling?: PgbenchResult & { statements: number };
   /** EXPLAIN ANALYZE of the count and page queries (PostgreSQL) */
@@ -43,14 +46,15 @@ export interface LoadPhaseOptions {
 const LIST_KINDS = new Set<LoadCase['kind']>(['page1', 'deep', 'filter', 'sort', 'q']);
 
 export async function runLoadPhase(cases: LoadCase[], options: LoadPhaseOptions) {
-  let rssPeak = 0;
-  const sampler = setInterval(() => {
-    rssPeak = Math.max(rssPeak, memoryOf(options.serverPid).rss_mib);
-  }, 200);
+  const sampler = new RssSampler(options.serverPid);
+  // What ingestion left behind, and its peak (VmHWM, not reset before this point): the load
+  // starts from it.
+  const atStart = { ...memoryOf(options.serverPid), heap: await heapOf(options.baseUrl) };
   const results: CaseResult[] = [];
   try {
     for (const loadCase of cases) {
       options.onCase(loadCase.name);
+      sampler.openWindow();
       const headers: Record<string, string> = {
         ...(loadCase.authenticated ? { authorization: options.authorization } : {}),
         ...(loadCase.body ? { 'content-type': 'application/json' } : {}),
@@ -73,6 +77,7 @@ export async function runLoadPhase(cases: LoadCase[], options: LoadPhaseOptions)
       const cpuBefore = cpuMsOf(options.serverPid);
       const server = (await options.load.ask<{ summary: LoadSummary }>(request)).summary;
       const cpuPerRequest = (cpuMsOf(options.serverPid) - cpuBefore) / Math.max(1, server.requests);
+      const memory = await sampler.closeWindow(options.baseUrl);
       const result: CaseResult = {
         name: loadCase.name,
         endpoint: loadCase.endpoint,
@@ -81,6 +86,7 @@ export async function runLoadPhase(cases: LoadCase[], options: LoadPhaseOptions)
         response_bytes: Buffer.byteLength(body),
         server,
         server_cpu_ms_per_req: Math.round(cpuPerRequest * 100) / 100,
+        memory,
       };
       if (options.bare && (loadCase.kind === 'tiny' || loadCase.kind === 'page1')) {
         const url = await options.bare.serve(body, probe.headers.get('content-type') ?? 'application/json');
@@ -102,11 +108,12 @@ export async function runLoadPhase(cases: LoadCase[], options: LoadPhaseOptions)
       results.push(result);
     }
   } finally {
-    clearInterval(sampler);
+    sampler.stop();
   }
   return {
     cases: results,
-    server_rss_peak_mib: rssPeak,
-    server_hwm_mib: memoryOf(options.serverPid).hwm_mib,
+    server_at_start: atStart,
+    /** sampled every 200 ms, and since 2026-11-23 also each case's VmHWM (server-memory.ts) */
+    server_rss_peak_mib: sampler.phasePeak,
   };
 }

@@ -18,7 +18,7 @@ import { explainCveReport, exportCsv } from './export.js';
 import { figures } from './figures.js';
 import { Helper } from './load/protocol.js';
 import { type CaseResult, runLoadPhase } from './load-phase.js';
-import { figureTable, listTable, p99Growth } from './report.js';
+import { figureTable, listTable, memoryTable, p99Growth } from './report.js';
 import { bootstrapTenants, populateAccount, pushCount } from './seed.js';
 import { createStore, type ServerProcess, startServer } from './server-process.js';
 import { SIZES, type SizeName, tenth } from './sizes.js';
@@ -29,6 +29,8 @@ export interface MeasureOptions {
   seconds?: number;
   connections: number;
   smoke: boolean;
+  /** false: the load cases alone, without the bare HTTP server, pgbench and the COPY ceiling */
+  ceilings?: boolean;
   only?: string;
   /** overrides the measured account's scanned images (docs/performance.md: why) */
   scanImages?: number;
@@ -54,7 +56,8 @@ export async function measure(options: MeasureOptions): Promise<void> {
   const store = await createStore(options.engine, process.env.DATABASE_URL);
   let server: ServerProcess | undefined;
   const load = new Helper('./worker.ts');
-  const bare = options.smoke ? undefined : new BareHttpCeiling();
+  const ceilings = !options.smoke && options.ceilings !== false;
+  const bare = ceilings ? new BareHttpCeiling() : undefined;
   let db: Database | undefined;
   let recorder: SqlRecorder | undefined;
   const phases: Record<string, number> = {};
@@ -99,7 +102,7 @@ export async function measure(options: MeasureOptions): Promise<void> {
     ).filter((c) => !options.only || c.name.includes(options.only));
     if (store.engine === 'postgres' && !options.smoke && store.url) {
       db = await store.open();
-      recorder = await createSqlRecorder(db, store.url);
+      if (ceilings) recorder = await createSqlRecorder(db, store.url);
     }
     const explainDb = db;
     const loadBar = bar('load   {bar} {value}/{total} cases | {case}');
@@ -143,7 +146,7 @@ export async function measure(options: MeasureOptions): Promise<void> {
     const exportPlan = db ? await explainCveReport(db, credentials.accountId) : undefined;
     phaseDone('csv_export_s');
     const copy: CopyCeiling[] =
-      db && store.url && !options.smoke ? await copyCeilings(db, store.url, credentials.accountId) : [];
+      db && store.url && ceilings ? await copyCeilings(db, store.url, credentials.accountId) : [];
     phaseDone('copy_ceiling_s');
 
     const resultFile =
@@ -187,6 +190,8 @@ export async function measure(options: MeasureOptions): Promise<void> {
     console.log(listTable(loadPhase.cases, options.engine, p99Growth(loadPhase.cases, smaller)));
     console.log();
     console.log(figureTable(figureRows));
+    console.log();
+    console.log(memoryTable(loadPhase.cases, loadPhase.server_at_start));
     console.log(`\nphases (s): ${JSON.stringify(phases)}\nresults: ${resultFile}`);
   } finally {
     await recorder?.close();

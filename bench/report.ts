@@ -3,6 +3,7 @@
  * (and pasted into docs/performance.md). Every figure sits beside its ceiling and the ratio.
  */
 import type { CaseResult } from './load-phase.js';
+import type { ServerHeap } from './server-memory.js';
 
 export interface Figure {
   figure: string;
@@ -80,4 +81,33 @@ export function p99Growth(current: CaseResult[], smaller: CaseResult[] | undefin
       growth.set(result.name, result.server.p99_ms / before.server.p99_ms);
   }
   return growth;
+}
+
+/**
+ * Where the server's memory went, case by case: its resident set when the case started and its
+ * peak during it, and the V8 heap (used / total) and external memory at the case's end. The first
+ * row is the server as ingestion left it, the load phase's starting point.
+ */
+export function memoryTable(
+  cases: CaseResult[],
+  atStart?: { rss_mib: number; hwm_mib?: number; heap?: ServerHeap | undefined },
+): string {
+  const heapCells = (heap: ServerHeap | undefined) =>
+    heap ? `${fmt(heap.heap_used_mib)} / ${fmt(heap.heap_total_mib)} | ${fmt(heap.external_mib)}` : '- | -';
+  const lines = [
+    '| case | RSS at start MiB | peak RSS MiB | heap used / total MiB (end) | external MiB (end) |',
+    '| --- | ---: | ---: | ---: | ---: |',
+  ];
+  if (atStart)
+    lines.push(
+      `| after ingestion (peak during it) | ${fmt(atStart.rss_mib)} | ${fmt(atStart.hwm_mib)} | ${heapCells(atStart.heap)} |`,
+    );
+  for (const result of cases) {
+    const memory = result.memory;
+    if (!memory) continue;
+    lines.push(
+      `| ${result.name} | ${fmt(memory.rss_start_mib)} | ${fmt(memory.rss_peak_mib)} | ${heapCells(memory.heap)} |`,
+    );
+  }
+  return lines.join('\n');
 }

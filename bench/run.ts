@@ -17,6 +17,10 @@ const program = new Command('bench')
   .option('--seconds <n>', 'seconds of load per case (default: per size)', (value) => Number(value))
   .option('--connections <n>', 'concurrent connections of the load generator', (value) => Number(value), 16)
   .option('--smoke', 'CI: tiny durations, no ceilings; proves the suite runs end to end', false)
+  .option(
+    '--no-ceilings',
+    'load cases without their HTTP and database ceilings (memory and CPU per request only; minutes shorter)',
+  )
   .option('--only <pattern>', 'run only the load cases whose name contains this text')
   .option(
     '--scan-images <n>',
@@ -32,6 +36,7 @@ const options = program.opts<{
   seconds?: number;
   connections: number;
   smoke: boolean;
+  ceilings: boolean;
   only?: string;
   scanImages?: number;
   out?: string;

@@ -124,7 +124,10 @@ export async function startServer(store: Store): Promise<ServerProcess> {
     RATE_LIMIT_PER_MINUTE: '0',
     NODE_ENV: 'production',
   };
-  const child: ChildProcess = spawn(process.execPath, [BUILT_SERVER], {
+  // BENCH_SERVER_FLAGS: node options for the server alone (not the orchestrator, as NODE_OPTIONS
+  // would be), to measure a flag before it goes into how the server starts.
+  const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...flags, BUILT_SERVER], {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });

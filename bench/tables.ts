@@ -5,7 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { CaseResult } from './load-phase.js';
-import { type Figure, figureTable, listTable, p99Growth } from './report.js';
+import { type Figure, figureTable, listTable, memoryTable, p99Growth } from './report.js';
+import type { ServerHeap } from './server-memory.js';
 
 interface ResultFile {
   engine: string;
@@ -14,7 +15,7 @@ interface ResultFile {
   phases?: Record<string, number>;
   settings: { connections: number; seconds_per_case: number };
   machine: { loadavg_at_end: number[] };
-  load: { cases: CaseResult[] };
+  load: { cases: CaseResult[]; server_at_start?: { rss_mib: number; hwm_mib?: number; heap?: ServerHeap } };
   figures: Figure[];
   dataset: { size: { images: number } };
 }
@@ -36,4 +37,9 @@ for (const file of process.argv.slice(2)) {
   console.log();
   console.log(figureTable(result.figures));
   console.log();
+  // Result files before 2026-11-23 have no per-case memory.
+  if (result.load.cases.some((c) => c.memory)) {
+    console.log(memoryTable(result.load.cases, result.load.server_at_start));
+    console.log();
+  }
 }

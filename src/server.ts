@@ -13,10 +13,13 @@ import { startEmbeddedMaintenance } from './db/embedded-maintenance.js';
 import { openMigratedDatabase } from './db/prepare.js';
 import { withSystemScope } from './db/scope.js';
 import { ensureDemoTenant } from './demo/demo-tenant.js';
+import { limitHeapGrowth } from './heap-growth.js';
 import { evaluateImagesAfterUpgrade } from './modules/findings/upgrade.js';
 import { loadServerSecret } from './security/secrets.js';
 
 async function main(): Promise<void> {
+  // Before the first request: the resident set under load is mostly heap growth (heap-growth.ts).
+  limitHeapGrowth();
   const config = loadConfig();
   const log = pino({ level: config.LOG_LEVEL });
   const { db, applied } = await openMigratedDatabase(config, log);

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
+import { textPartsStream } from '../../http/text-parts-stream.js';
 import {
   FilterOptionsSchema,
   IdentitiesReportSchema,
@@ -30,12 +31,17 @@ const identitySerializer = (reply: FastifyReply): SerializeIdentity => {
 
 /**
  * #14 and #16 answer JSON text assembled from the stored identities' cached text
- * (identity-json.ts). Fastify sends a string with a JSON content type as it is, without the
+ * (identity-json.ts). Fastify sends a string or a stream with a JSON content type as it is, without the
  * response schema's serializer; the schema stays declared for the OpenAPI document and for the
  * tests that validate these bodies against it.
  */
 function sendJsonText(reply: FastifyReply, text: string) {
   return reply.type('application/json; charset=utf-8').send(text);
+}
+
+/** A page of identities is streamed part by part instead (text-parts-stream.ts). */
+function sendJsonParts(reply: FastifyReply, parts: string[]) {
+  return reply.type('application/json; charset=utf-8').send(textPartsStream(parts));
 }
 
 /** Identities (#14-#18); docs/identities-api.md. */
@@ -55,13 +61,13 @@ export function identityRoutes(app: Api, { identities }: { identities: IdentityS
     },
     async (request, reply) => {
       const { page = 1, page_size = 50, ...query } = request.query;
-      const body = await identities.list(
+      const parts = await identities.list(
         actorOf(request),
         request.params.account_id,
         { ...query, page: { page, pageSize: page_size } },
         identitySerializer(reply),
       );
-      return sendJsonText(reply, body);
+      return sendJsonParts(reply, parts);
     },
   );
 

@@ -94,13 +94,17 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
   }
 
   return {
-    /** #14 as JSON text: the page envelope around each identity's text (pageList's fields). */
+    /**
+     * #14 as JSON text in parts, the page envelope around each identity's text (pageList's
+     * fields): joined, they are the body. The route streams them one by one rather than joining a
+     * page of up to a megabyte into one string (docs/performance.md, "Server memory").
+     */
     async list(
       actor: Actor,
       accountId: string,
       query: RawIdentityListQuery & { page: PageRequest },
       serialize: SerializeIdentity,
-    ): Promise<string> {
+    ): Promise<string[]> {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
       const { filters, sort } = parseIdentityListQuery(query);
       const { rows, total } = await repo.listIdentities(db, account.id, {
@@ -109,7 +113,9 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
         page: pageToOffset(query.page),
       });
       const { entries, ...envelope } = pageList(await expand(account.id, rows, serialize), total, query.page);
-      return `{"entries":[${entries.join(',')}],${JSON.stringify(envelope).slice(1)}`;
+      const parts = ['{"entries":[', ...entries.map((entry, index) => (index === 0 ? entry : `,${entry}`))];
+      parts.push(`],${JSON.stringify(envelope).slice(1)}`);
+      return parts;
     },
 
     /** #16 as JSON text. */
