@@ -17,7 +17,10 @@ const program = new Command('bench')
   .option('--seconds <n>', 'seconds of load per case (default: per size)', (value) => Number(value))
   .option('--connections <n>', 'concurrent connections of the load generator', (value) => Number(value), 16)
   .option('--smoke', 'CI: tiny durations, no ceilings; proves the suite runs end to end', false)
-  .option('--only <pattern>', 'run only the load cases whose name contains this text')
+  .option(
+    '--only <pattern>',
+    'run only the load cases whose name contains this text (several: comma-separated)',
+  )
   .option(
     '--scan-images <n>',
     "scan reports (images) of the measured account, instead of the size's",
