@@ -99,7 +99,11 @@ export async function measure(options: MeasureOptions): Promise<void> {
         clusterId: measured.clusters[0]!.id,
         key: credentials.key,
       })
-    ).filter((c) => !options.only || c.name.includes(options.only));
+    ).filter((c) => {
+      // Several patterns, comma-separated: one ingestion serves e.g. `--only tiny,authenticate`.
+      const patterns = options.only?.split(',').filter(Boolean) ?? [];
+      return patterns.length === 0 || patterns.some((pattern) => c.name.includes(pattern));
+    });
     if (store.engine === 'postgres' && !options.smoke && store.url) {
       db = await store.open();
       if (ceilings) recorder = await createSqlRecorder(db, store.url);

@@ -21,7 +21,10 @@ const program = new Command('bench')
     '--no-ceilings',
     'load cases without their HTTP and database ceilings (memory and CPU per request only; minutes shorter)',
   )
-  .option('--only <pattern>', 'run only the load cases whose name contains this text')
+  .option(
+    '--only <pattern>',
+    'run only the load cases whose name contains this text (several: comma-separated)',
+  )
   .option(
     '--scan-images <n>',
     "scan reports (images) of the measured account, instead of the size's",

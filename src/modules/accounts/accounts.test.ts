@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import {
   createTenant,
@@ -133,5 +134,52 @@ describe('GET /accounts/{account_id}', () => {
     const user = await tenant.addUser([{ level: 'account', accountId: first!, role: 'viewer' }]);
     assert.equal((await get(`/accounts/${first}`, user.token)).status, 200);
     assert.equal((await get(`/accounts/${second}`, user.token)).status, 404);
+  });
+});
+
+// requireAccount keeps account rows in process memory (account-cache.ts). Each test first makes
+// the row cached by a caller who may see it, then asks as one who may not.
+describe('the account cache answers no caller the database would not', () => {
+  test("another tenant's account stays 404 after its own tenant's caller cached it", async () => {
+    assert.equal((await get(`/accounts/${other.accountId}`, other.adminToken)).status, 200);
+    for (const url of [`/accounts/${other.accountId}`, `/accounts/${other.accountId}/clusters`]) {
+      const res = await get(url);
+      assert.equal(res.status, 404, url);
+      assert.equal(res.body.code, 'not_found');
+    }
+    assert.equal((await get(`/accounts/${other.accountId}`, other.adminToken)).status, 200);
+  });
+
+  test('an account-scoped key of account A gets 404 for account B of its tenant after B was cached', async () => {
+    const [a, b] = expectedOrder;
+    assert.equal((await get(`/accounts/${b}`)).status, 200, 'the tenant admin caches B');
+    // A tenant-level admin, so only the key's scope stands between it and B.
+    const keyed = await tenant.addUser([{ level: 'tenant', role: 'admin' }], { keyAccountId: a! });
+    assert.equal((await get(`/accounts/${a}`, keyed.token)).status, 200);
+    const res = await get(`/accounts/${b}`, keyed.token);
+    assert.equal(res.status, 404);
+    assert.equal(res.body.code, 'not_found');
+  });
+
+  test('"not found" is not remembered: an account created after a 404 is found at once', async () => {
+    const id = randomUUID();
+    assert.equal((await get(`/accounts/${id}`)).status, 404);
+    // Written behind the server's back, as another Posture process (the CLI) would.
+    await t.db.query('insert into accounts (id, tenant_id, name) values ($1, $2, $3)', [
+      id,
+      tenant.tenantId,
+      `created-after-404-${id}`,
+    ]);
+    const res = await get(`/accounts/${id}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.id, id);
+    assert.equal(res.body.parent_id, tenant.tenantId);
+  });
+
+  test('an upper-case id names the same account, answered with its stored id', async () => {
+    const first = await get(`/accounts/${tenant.accountId}`);
+    const upper = await get(`/accounts/${tenant.accountId.toUpperCase()}`);
+    assert.equal(upper.status, 200);
+    assert.deepEqual(upper.body, first.body);
   });
 });

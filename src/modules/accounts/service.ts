@@ -1,13 +1,15 @@
 /**
  * Accounts, and the one gate every account-scoped route passes: `requireAccount(actor, id, role)`.
  * An account outside the caller's tenant, key scope or role assignments answers 404 exactly as a
- * missing one does; a visible account with too low a role answers 403.
+ * missing one does; a visible account with too low a role answers 403. The row itself comes from
+ * an in-process cache once read (account-cache.ts); the decision is taken on every request.
  */
 import type { Executor } from '../../db/database.js';
 import { type Actor, atLeast, ROLES, type Role, roleOnAccount } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { isUuid } from '../../http/ids.js';
 import { type OffsetPage, offsetList } from '../../http/paging.js';
+import { createAccountCache } from './account-cache.js';
 import * as repo from './repository.js';
 
 export type Account = repo.AccountRow;
@@ -46,6 +48,9 @@ function unscopedAccount(actor: Actor, accountId: string, found: Account | undef
   return { account, role };
 }
 
+/** Rows kept by each service's account cache (account-cache.ts): about 2 MB when full. */
+const ACCOUNT_CACHE_MAX_ENTRIES = 10_000;
+
 export function createAccountService({
   db,
   unsafeDisableScoping = false,
@@ -53,11 +58,21 @@ export function createAccountService({
   db: Executor;
   unsafeDisableScoping?: boolean;
 }) {
+  const cache = createAccountCache(ACCOUNT_CACHE_MAX_ENTRIES);
+
+  /** The account of the tenant with this id, from the cache or, when absent, the database. */
+  async function findAccount(tenantId: string, accountId: string): Promise<Account | undefined> {
+    // The RLS-only test mode reads the database every time, exactly as before the cache.
+    if (unsafeDisableScoping) return repo.findAccountInTenant(db, tenantId, accountId);
+    const cached = cache.get(tenantId, accountId);
+    if (cached) return cached;
+    const row = await repo.findAccountInTenant(db, tenantId, accountId);
+    return row && cache.remember(row); // "not found" is never stored
+  }
+
   return {
     async requireAccount(actor: Actor, accountId: string, needed: Role): Promise<Account> {
-      const found = isUuid(accountId)
-        ? await repo.findAccountInTenant(db, actor.tenantId, accountId)
-        : undefined;
+      const found = isUuid(accountId) ? await findAccount(actor.tenantId, accountId) : undefined;
       let account = found;
       let role = found ? roleOnAccount(actor, found.id) : null;
       if (unsafeDisableScoping && isUuid(accountId))

@@ -252,6 +252,20 @@ describe('POST /authentication/authenticate', () => {
       token: tenant.adminToken,
     });
     assert.ok(Date.parse(stored.body.last_used_at) >= startedAt - 1000);
+
+    // The fields move at most once a second (docs/auth.md): an hour-old value moves at the next login.
+    await t.db.query(`update users set last_login_at = now() - interval '1 hour' where id = $1`, [user_id]);
+    await t.db.query(`update access_keys set last_used_at = now() - interval '1 hour' where id = $1`, [
+      key.access_key_id,
+    ]);
+    const againAt = Date.now();
+    await login(t, key.access_key_id, key.secret_key);
+    assert.ok(Date.parse((await member()).last_login_at) >= againAt - 1000, 'last_login_at moved');
+    const { rows } = await t.db.query<{ moved: boolean }>(
+      `select last_used_at > now() - interval '1 minute' as moved from access_keys where id = $1`,
+      [key.access_key_id],
+    );
+    assert.equal(rows[0]?.moved, true, 'last_used_at moved');
   });
 
   test('the secret key appears in the create response only', async () => {

@@ -1,11 +1,16 @@
 import type { Executor } from '../../db/database.js';
 import type { Level, Role } from '../../http/actor.js';
 
-export interface KeyForLogin {
+/** What never changes about an access key: enough to check a secret and write a session. */
+export interface LoginKey {
   id: string;
   user_id: string;
   tenant_id: string;
   secret_hash: Buffer;
+}
+
+export interface KeyForLogin extends LoginKey {
+  /** false when the key is revoked or expired, or its user locked */
   usable: boolean;
 }
 
@@ -22,22 +27,46 @@ export async function findKeyForLogin(db: Executor, accessKeyId: string): Promis
 }
 
 /**
+ * The audit fields move at most once a second. Each update holds its row's lock until COMMIT, WAL
+ * flush included, so concurrent logins of one key (a CI fleet, the benchmark) queued behind each
+ * other's commit; a login within a second of the last one now leaves the fields as they are and
+ * takes no lock (docs/auth.md: the fields are accurate to the second).
+ */
+const NOT_SEEN_THIS_SECOND = (column: string) =>
+  `(${column} is null or ${column} < now() - interval '1 second')`;
+
+/**
  * The session and the login's audit fields (the user's last_login_at, the key's last_used_at) in
- * one statement: one round trip, and atomic without a transaction of its own.
+ * one statement: one round trip, and atomic without a transaction of its own. Only for a key that
+ * may still log in, checked by this same statement (not revoked, not expired, user not locked): so
+ * the answer of an earlier read, or of the login key cache, never outlives a revocation. False when
+ * nothing was written.
  */
 export async function insertSession(
   db: Executor,
-  session: { tokenHash: Buffer; key: KeyForLogin; expiresAt: Date },
-): Promise<void> {
-  await db.query(
-    `with created as (
-       insert into sessions (token_hash, access_key_id, user_id, tenant_id, expires_at) values ($1, $2, $3, $4, $5)
+  session: { tokenHash: Buffer; key: LoginKey; expiresAt: Date },
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `with usable_key as (
+       select k.id, k.user_id, k.tenant_id
+         from access_keys k join users u on u.id = k.user_id
+        where k.id = $2 and k.user_id = $3 and k.tenant_id = $4
+          and k.revoked_at is null and (k.expires_at is null or k.expires_at > now()) and not u.locked
+     ), created as (
+       insert into sessions (token_hash, access_key_id, user_id, tenant_id, expires_at)
+       select $1, id, user_id, tenant_id, $5 from usable_key
+       returning access_key_id, user_id
      ), user_seen as (
-       update users set last_login_at = now() where id = $3
+       update users set last_login_at = now()
+        where id in (select user_id from created) and ${NOT_SEEN_THIS_SECOND('last_login_at')}
+     ), key_used as (
+       update access_keys set last_used_at = now()
+        where id in (select access_key_id from created) and ${NOT_SEEN_THIS_SECOND('last_used_at')}
      )
-     update access_keys set last_used_at = now() where id = $2`,
+     select access_key_id from created`,
     [session.tokenHash, session.key.id, session.key.user_id, session.key.tenant_id, session.expiresAt],
   );
+  return rows.length > 0;
 }
 
 export async function deleteSessionsExpiredBefore(db: Executor, before: Date): Promise<number> {

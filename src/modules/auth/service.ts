@@ -1,11 +1,13 @@
 /**
  * Access keys in, session tokens out (endpoint #1), and session tokens back to an Actor on every
  * other request, through a short-lived in-process cache (session-cache.ts, docs/auth.md). Unknown
- * ids and wrong secrets take the same path and give the same answer.
+ * ids and wrong secrets take the same path and give the same answer. A repeated login with the
+ * right secret skips the key read (docs/auth.md, "Login key cache").
  */
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
+import { createLru } from '../../lru.js';
 import { hashSecret, hashToken, newSessionToken, sameHash } from '../../security/secrets.js';
 import type { LoginThrottle } from './login-throttle.js';
 import * as repo from './repository.js';
@@ -34,6 +36,8 @@ const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
  */
 export const SESSION_CACHE_TTL_MS = 1000;
 const SESSION_CACHE_MAX_ENTRIES = 10_000;
+/** Access keys remembered for their next login (see `authenticate`). */
+const LOGIN_KEY_CACHE_MAX_ENTRIES = 10_000;
 
 function actorOfSession(session: repo.SessionRow): Actor {
   // Frozen: one cached Actor serves many requests at once, so no request may change it.
@@ -57,6 +61,10 @@ export function createAuthService({ db, pepper, sessionTtlSeconds, throttle }: A
   let lastCleanup = 0;
   const sessions = createSessionCache({ maxEntries: SESSION_CACHE_MAX_ENTRIES, ttlMs: SESSION_CACHE_TTL_MS });
   subscribeToSessionChanges(sessions);
+  // The parts of a key that never change (id, user, tenant, secret hash) of keys that logged in
+  // here, so that the next login with one skips the key lookup (docs/auth.md, "Login key cache").
+  // Whether the key may still log in is never taken from here: insertSession decides it.
+  const loginKeys = createLru<repo.LoginKey>(LOGIN_KEY_CACHE_MAX_ENTRIES);
 
   async function cleanupExpiredSessions(now: number): Promise<void> {
     if (now - lastCleanup < CLEANUP_INTERVAL_MS) return;
@@ -76,18 +84,38 @@ export function createAuthService({ db, pepper, sessionTtlSeconds, throttle }: A
           'retry-after': String(wait),
         });
       }
-      const key = await repo.findKeyForLogin(db, credentials.accessKeyId);
-      const presented = hashSecret(pepper, credentials.secretKey);
-      const secretMatches = sameHash(presented, key?.secret_hash ?? decoyHash) && key !== undefined;
-      if (!key || !secretMatches || !key.usable) {
+      const refuse = (): never => {
         throttle.recordFailure(throttleKeys);
         throw new ApiError('invalid_credentials');
+      };
+      const presented = hashSecret(pepper, credentials.secretKey);
+      // Only the right secret is answered from memory. Any other attempt reads the key as an
+      // unknown id does, so a failure costs the same whether or not the key is cached.
+      const remembered = loginKeys.get(credentials.accessKeyId);
+      let key: repo.LoginKey | undefined =
+        remembered && sameHash(presented, remembered.secret_hash) ? remembered : undefined;
+      if (!key) {
+        const found = await repo.findKeyForLogin(db, credentials.accessKeyId);
+        const secretMatches = sameHash(presented, found?.secret_hash ?? decoyHash) && found !== undefined;
+        if (!found || !secretMatches || !found.usable) return refuse();
+        key = found;
       }
-      throttle.reset(`key:${credentials.accessKeyId}`);
       const now = Date.now();
       const token = newSessionToken();
       const expiresAt = new Date(now + sessionTtlSeconds * 1000);
-      await repo.insertSession(db, { tokenHash: hashToken(token), key, expiresAt });
+      // Refused when the key was revoked or expired, or its user locked, since it was read: by
+      // this process or any other, cached or not, the database decides at the moment of the write.
+      if (!(await repo.insertSession(db, { tokenHash: hashToken(token), key, expiresAt }))) {
+        loginKeys.delete(key.id);
+        return refuse();
+      }
+      loginKeys.set(key.id, {
+        id: key.id,
+        user_id: key.user_id,
+        tenant_id: key.tenant_id,
+        secret_hash: key.secret_hash,
+      });
+      throttle.reset(`key:${credentials.accessKeyId}`);
       await cleanupExpiredSessions(now);
       return { token, expiresAt };
     },

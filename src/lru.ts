@@ -1,0 +1,42 @@
+/**
+ * A bounded map that forgets its least recently used entry first: the shape of Posture's
+ * in-process caches of immutable rows (accounts, access keys at login).
+ *
+ * @example
+ *   const rows = createLru<AccountRow>(10_000);
+ *   const row = rows.get(key) ?? rows.set(key, await read());
+ */
+export function createLru<Value>(maxEntries: number) {
+  // A Map iterates in insertion order: re-inserting on every hit keeps the oldest use first.
+  const entries = new Map<string, Value>();
+
+  return {
+    get(key: string): Value | undefined {
+      const value = entries.get(key);
+      if (value !== undefined) {
+        entries.delete(key);
+        entries.set(key, value);
+      }
+      return value;
+    },
+
+    /** Stores the value as the most recently used, and returns it. */
+    set(key: string, value: Value): Value {
+      entries.delete(key);
+      entries.set(key, value);
+      while (entries.size > maxEntries) {
+        const oldest = entries.keys().next().value as string;
+        entries.delete(oldest);
+      }
+      return value;
+    },
+
+    delete(key: string): void {
+      entries.delete(key);
+    },
+
+    get size(): number {
+      return entries.size;
+    },
+  };
+}
