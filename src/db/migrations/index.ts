@@ -15,6 +15,7 @@ import { identityDelta } from './0013-identity-delta.js';
 import { imageVulnerabilityFindings } from './0014-image-vulnerability-findings.js';
 import { listPages } from './0015-list-pages.js';
 import { identityJson } from './0016-identity-json.js';
+import { vulnerabilityStatistics } from './0017-vulnerability-statistics.js';
 import { runtimeStateCompression } from './0018-runtime-state-compression.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
@@ -35,5 +36,6 @@ export const migrations: readonly Migration[] = [
   imageVulnerabilityFindings,
   listPages,
   identityJson,
+  vulnerabilityStatistics,
   runtimeStateCompression,
 ];

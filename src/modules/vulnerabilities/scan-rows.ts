@@ -103,15 +103,27 @@ function imageRow(accountId: string, report: ScanReport, now: Date): ImageRow {
 }
 
 export function scanRows(accountId: string, report: ScanReport, now: Date): ScanRows {
+  // A package's findings share its id: one hash per package, not one per finding (a scan has
+  // about ten findings per vulnerable package, and hashing was a tenth of a push's server CPU).
+  const packageIds = new Map<string, string>();
+  const idOf = (name: string, version: string) => {
+    const key = `${name}\u0000${version}`;
+    let id = packageIds.get(key);
+    if (id === undefined) {
+      id = packageId(accountId, name, version);
+      packageIds.set(key, id);
+    }
+    return id;
+  };
   const packages = report.packages.map((pkg) => ({
-    id: packageId(accountId, pkg.name, pkg.version),
+    id: idOf(pkg.name, pkg.version),
     name: pkg.name,
     version: pkg.version,
     type: pkg.type,
     purl: pkg.purl,
   }));
   const findings = report.vulnerabilities.map((vulnerability): FindingRow => {
-    const pkgId = packageId(accountId, vulnerability.packageName, vulnerability.packageVersion);
+    const pkgId = idOf(vulnerability.packageName, vulnerability.packageVersion);
     // EPSS and KEV are keyed by CVE: a CVE finding looks up itself (its aliases would blur its
     // own score), a GHSA or distribution id its CVE aliases.
     const lookupCves = CVE_ID.test(vulnerability.id)

@@ -11,6 +11,7 @@ import type { Executor } from '../../db/database.js';
 import { refreshCveRows, refreshPackages } from './derived-store.js';
 import type { ScanRows } from './scan-rows.js';
 import * as store from './scan-store.js';
+import { catchUpStatistics } from './statistics.js';
 import { refreshImageWorkloads } from './usage-store.js';
 
 export type ScanOutcome = 'created' | 'replaced' | 'superseded';
@@ -37,6 +38,9 @@ export async function storeScan(
   );
   await store.insertPackages(tx, scope.accountId, rows.image.id, rows.packages);
   await store.insertFindings(tx, scope.accountId, rows.image, rows.findings);
+  // Before the statements that read the account's facts by key: during a first bulk load the
+  // statistics would otherwise say the account is empty and every lookup scans all of it.
+  await catchUpStatistics(tx, scope.accountId);
   // A new image, or one whose digest changed, may be run by other containers than before; the
   // CVE rows refreshed below are every row of the image, so they take its workloads along.
   await refreshImageWorkloads(tx, scope.accountId, [rows.image.id]);
