@@ -17,6 +17,7 @@ import { listPages } from './0015-list-pages.js';
 import { identityJson } from './0016-identity-json.js';
 import { vulnerabilityStatistics } from './0017-vulnerability-statistics.js';
 import { runtimeStateCompression } from './0018-runtime-state-compression.js';
+import { identityStatistics } from './0019-identity-statistics.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   identityJson,
   vulnerabilityStatistics,
   runtimeStateCompression,
+  identityStatistics,
 ];

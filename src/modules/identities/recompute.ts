@@ -47,6 +47,7 @@ import {
   RBAC_KINDS,
   type SourceObject,
 } from './sources.js';
+import { catchUpIdentityStatistics } from './statistics.js';
 
 export interface RecomputeCluster {
   accountId: string;
@@ -104,6 +105,8 @@ async function writeComputed(
   // Filter values and the report read identity rows and open risks, which only change with
   // rewritten or removed identities (a pod restart alone moves timestamps, not posture).
   if (plan.upserts.length > 0 || plan.removals.length > 0) {
+    // Before the refresh: it joins the account's facets to the cluster's identities (Fix 9).
+    await catchUpIdentityStatistics(db, cluster.accountId);
     await refreshFilterValues(db, scope, cluster.clusterName);
     await writeIdentitiesReport(db, cluster.accountId, at);
   }
