@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createCluster, list, push } from '../ingest/sample.js';
+import { analyzedRowCount } from '../support/database.js';
 import { createTenant, startTestApp, type TestApp } from '../support/harness.js';
 import { serviceAccount } from './support.js';
 
@@ -20,13 +21,7 @@ before(async () => {
 });
 after(() => t.close());
 
-/** What the statistics say of identities, read as the owner (row-level security hides pg_stats). */
-async function identitiesStatistics() {
-  const { rows } = await t.db.query<{ reltuples: number }>(
-    `select reltuples::float8 as reltuples from pg_class where oid = 'public.identities'::regclass`,
-  );
-  return rows[0]!.reltuples;
-}
+const identitiesStatistics = () => analyzedRowCount(t.db, 'identities');
 
 const serviceAccounts = (namespace: string, count: number) =>
   list(Array.from({ length: count }, (_, index) => serviceAccount(namespace, `sa-${index}`)));

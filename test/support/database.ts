@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { testConfig } from '../../src/config.js';
 import { grantAppRole } from '../../src/db/app-role.js';
-import { type Database, openDatabase } from '../../src/db/database.js';
+import { type Database, type Executor, openDatabase } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrator.js';
 import { openPglite } from '../../src/db/pglite.js';
 import { openMigratedPglite } from './pglite-image.js';
@@ -102,4 +102,16 @@ export async function createTestDatabase({
       }
     },
   };
+}
+
+/**
+ * The row count the planner's statistics hold for a table (`pg_class.reltuples`; -1 when it was
+ * never analyzed). Read through the owner's connection: row-level security hides pg_stats.
+ */
+export async function analyzedRowCount(owner: Executor, table: string): Promise<number> {
+  const { rows } = await owner.query<{ reltuples: number }>(
+    'select reltuples::float8 as reltuples from pg_class where oid = $1::regclass',
+    [`public.${table}`],
+  );
+  return rows[0]!.reltuples;
 }

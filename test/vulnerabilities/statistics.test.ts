@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { trivyReport } from '../../bench/vulnerability-data.js';
 import { createCluster } from '../ingest/sample.js';
+import { analyzedRowCount } from '../support/database.js';
 import { createTenant, startTestApp, type TestApp } from '../support/harness.js';
 import { pushOk } from './support.js';
 
@@ -18,13 +19,7 @@ before(async () => {
 });
 after(() => t.close());
 
-/** What the statistics say of vulnerability_findings, read as the owner (row-level security hides pg_stats). */
-async function findingsStatistics() {
-  const { rows } = await t.db.query<{ reltuples: number }>(
-    `select reltuples::float8 as reltuples from pg_class where oid = 'public.vulnerability_findings'::regclass`,
-  );
-  return rows[0]!.reltuples;
-}
+const findingsStatistics = () => analyzedRowCount(t.db, 'vulnerability_findings');
 
 const report = (repository: string, packages: number) =>
   trivyReport({
