@@ -6,6 +6,7 @@ import type { Executor } from '../../db/database.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
 import { orderBy, type Sort } from '../../http/sort.js';
+import { countRows, keptTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { IdentityFilters, IdentitySortField } from './list-query.js';
 
@@ -124,9 +125,11 @@ export async function listIdentities(
   query: { filters: IdentityFilters; sort: Sort<IdentitySortField>; page: OffsetPage },
 ) {
   const where = listWhere(accountId, query.filters);
-  const count = db.query<{ total: number }>(`select count(*) as total from identities i where ${where.sql}`, [
-    ...where.params,
-  ]);
+  // Unfiltered, the account's total is kept at ingestion (migration 0022).
+  const count =
+    where.size === 1
+      ? keptTotal(db, accountId, 'identities')
+      : countRows(db, `select count(*) as total from identities i where ${where.sql}`, [...where.params]);
   // A deferred join, as the containers and resources lists do (docs/performance.md, "Fix 4"): the
   // page's keys first, from the sort's index (account_id, <field>, id) or a sort of narrow keys,
   // then those rows by primary key. Sorting whole identity rows (about 1.5 KB each) spilled to
@@ -140,7 +143,7 @@ export async function listIdentities(
     where.params,
   );
   const [rows, total] = await Promise.all([list, count]);
-  return { rows: rows.rows, total: Number(total.rows[0]?.total ?? 0) };
+  return { rows: rows.rows, total };
 }
 
 export async function findIdentity(db: Executor, accountId: string, id: string) {

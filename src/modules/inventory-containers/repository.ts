@@ -3,6 +3,7 @@ import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
 import { orderBy, type Sort } from '../../http/sort.js';
+import { countRows, keptTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import { CONTAINER_FILTER_KEYS, CONTAINER_SEARCH_FIELDS, CONTAINER_SORT_FIELDS } from './schemas.js';
 
@@ -95,10 +96,13 @@ export async function listContainers(
   }
   if (query.q) addSearch(where, accountId, query.q);
   const filter = where.sql;
-  const count = db.query<{ total: number }>(
-    `select count(*) as total from inventory_containers c where ${filter}`,
-    [...where.params],
-  );
+  // Unfiltered, the account's total is kept at ingestion (migration 0022): no count of its rows.
+  const count =
+    where.size === 1
+      ? keptTotal(db, accountId, 'inventory_containers')
+      : countRows(db, `select count(*) as total from inventory_containers c where ${filter}`, [
+          ...where.params,
+        ]);
   // A deferred join: the page's keys first, in order, from the sort's index alone (no row of the
   // account is read or sorted), then those rows by primary key, put back in the same order.
   const order = orderBy(query.sort, SORT_COLUMNS, 'c.id');
@@ -111,5 +115,5 @@ export async function listContainers(
     where.params,
   );
   const [rows, total] = await Promise.all([list, count]);
-  return { rows: rows.rows, total: total.rows[0]?.total ?? 0 };
+  return { rows: rows.rows, total };
 }

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/database.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { orderBy, type Sort } from '../../http/sort.js';
+import { countRows, keptTotal } from '../list-totals/repository.js';
 import type { RESOURCE_SORT_FIELDS } from './schemas.js';
 import { Where } from './where.js';
 
@@ -88,10 +89,11 @@ export async function listResources(
   const tiebreak = `${then ? `${then} ${dir}, ` : ''}r.id ${dir}, r.cluster_id`;
   const order = orderBy(query.sort, SORT_COLUMNS, tiebreak);
   const filter = where.sql;
-  const count = db.query<{ total: number }>(
-    `select count(*) as total from cluster_resources r where ${filter}`,
-    [...where.params],
-  );
+  // The live versions of the account, unfiltered: their total is kept at ingestion (migration 0022).
+  const unfiltered = !query.filters.includeHistory && where.size === 2;
+  const count = unfiltered
+    ? keptTotal(db, accountId, 'cluster_resources_live')
+    : countRows(db, `select count(*) as total from cluster_resources r where ${filter}`, [...where.params]);
   // A deferred join: the page's keys first, in order, from the sort's live index alone (no row of
   // the account is read or sorted), then those rows by primary key, put back in the same order.
   const list = db.query<ResourceRow>(
@@ -103,7 +105,7 @@ export async function listResources(
     where.params,
   );
   const [rows, total] = await Promise.all([list, count]);
-  return { rows: rows.rows, total: total.rows[0]?.total ?? 0 };
+  return { rows: rows.rows, total };
 }
 
 export async function findResource(

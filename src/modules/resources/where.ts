@@ -33,6 +33,14 @@ export class Where {
     return `$${this.params.length}`;
   }
 
+  /**
+   * The number of clauses: a list whose WHERE holds only its account's clause (and its default
+   * predicate) is unfiltered, and reads its kept total (modules/list-totals).
+   */
+  get size(): number {
+    return this.clauses.length;
+  }
+
   get sql(): string {
     return this.clauses.join(' and ');
   }

@@ -9,6 +9,7 @@ import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
 import type { Sort } from '../../http/sort.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
+import { countRows, keptTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { PackageFilterKey, PackageSortField } from './package-schemas.js';
 
@@ -79,10 +80,15 @@ function whereOf(accountId: string, query: PackageQuery): Where {
 
 export async function listPackages(db: Executor, accountId: string, query: PackageQuery) {
   const where = whereOf(accountId, query);
-  const count = db.query<{ total: number }>(
-    `${IN_USE_IMAGES} select count(*) as total from vulnerability_packages p where ${where.sql}`,
-    [...where.params],
-  );
+  // Unfiltered, the account's total is kept at ingestion (migration 0022).
+  const count =
+    where.size === 1
+      ? keptTotal(db, accountId, 'vulnerability_packages')
+      : countRows(
+          db,
+          `${IN_USE_IMAGES} select count(*) as total from vulnerability_packages p where ${where.sql}`,
+          [...where.params],
+        );
   const list = db.query<PackageRow>(
     `${IN_USE_IMAGES} select ${COLUMNS}, ${IN_USE} as in_use from vulnerability_packages p
       where ${where.sql} ${orderBy(query.sort)}
@@ -90,5 +96,5 @@ export async function listPackages(db: Executor, accountId: string, query: Packa
     where.params,
   );
   const [rows, total] = await Promise.all([list, count]);
-  return { rows: rows.rows, total: total.rows[0]?.total ?? 0 };
+  return { rows: rows.rows, total };
 }
