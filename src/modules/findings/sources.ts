@@ -31,8 +31,9 @@ export interface ClusterScope {
 
 /**
  * The live latest versions of the given workload objects; deleted ones are simply absent. Those
- * in `written` (a push's new live versions, as parsed) are taken from memory: reading back the
- * JSON just stored cost a push as much as storing it (docs/performance.md, "Fix 10").
+ * in `written` (a push's new live versions, as parsed) are taken from memory: reading back and
+ * parsing the JSON the push has just stored was a tenth of the rows a medium Kubernetes load read
+ * with their JSON (docs/performance.md, "Fix 10").
  */
 export async function loadWorkloads(
   db: Executor,
