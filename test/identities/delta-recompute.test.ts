@@ -94,12 +94,15 @@ test('after every push of a random sequence, the stored identities equal a full 
           const { objects } = validatePush(lines.join('\n'));
           // What the ingestion does in the push's transaction (ingest-service.ts).
           const summary = await t.db.transaction(async (tx) => {
-            const { changed } = await applyKubernetesPush(tx, ref, objects, {
+            const { changed, written } = await applyKubernetesPush(tx, ref, objects, {
               mode: 'incremental',
               observedAt: now,
               now,
             });
-            return recomputeFromDelta(tx, ref, changed, now);
+            // Half the clusters take the push's new versions from memory, as the listener does
+            // (recomputeIdentitiesOnPush), half read every object back: both must match.
+            const known = clusters % 2 === 0 ? new Map(written.map((o) => [o.id, o.raw])) : undefined;
+            return recomputeFromDelta(tx, ref, changed, now, known);
           });
           const delta = await storedState(t.db, ref);
           const full = await rolledBack(t.db, async (tx) => {

@@ -43,6 +43,11 @@ export interface PushOutcome {
   changed: store.ChangedResource[];
   /** the images of the containers that started, stopped or changed owner */
   containerImages: ContainerImageRefs;
+  /**
+   * The live latest versions this push stored (ingested now), as parsed: the engines that derive
+   * from resources take their JSON from here rather than reading back what was just written.
+   */
+  written: KubeObject[];
 }
 
 export interface ClusterRef {
@@ -167,5 +172,6 @@ export async function applyKubernetesPush(
     counts: { created: fresh.length, unchanged, deleted: deleted.length, restored: restored.length },
     changed,
     containerImages,
+    written: plan.newLatest.filter((object) => !deletedSet.has(object.uid)),
   };
 }

@@ -39,6 +39,11 @@ export interface AppliedKubernetesPush {
    * re-owned: what the CVE usage counts and the vulnerability findings are refreshed for.
    */
   scannedImageIds: string[];
+  /**
+   * The live latest versions the push stored, as parsed (their `raw` is what cluster_resources
+   * holds): listeners read these from memory instead of reading back the rows just written.
+   */
+  written: readonly KubeObject[];
   /** every kind the push held, changed or not */
   pushedKinds: string[];
   /** the records' ingested_at */
@@ -154,18 +159,31 @@ export function createKubernetesIngestService({
           clusterId: cluster.id,
           clusterName: cluster.name,
         };
-        const { counts, changed, containerImages } = await applyKubernetesPush(tx, clusterRef, objects, {
-          mode: request.mode,
-          observedAt,
-          now,
-        });
+        const { counts, changed, containerImages, written } = await applyKubernetesPush(
+          tx,
+          clusterRef,
+          objects,
+          {
+            mode: request.mode,
+            observedAt,
+            now,
+          },
+        );
         // Matched once for every listener, under the scan lock taken above: a scan storing a new
         // image of these containers either committed before (and is matched) or waits for us.
         const scannedImageIds = await imagesRunBy(tx, cluster.account_id, containerImages);
         // Sequential: one transaction runs one statement at a time.
         const pushedKinds = [...new Set(objects.map((object) => object.kind))];
         for (const listener of listeners) {
-          await listener(tx, { ...clusterRef, changed, scannedImageIds, pushedKinds, now, observedAt });
+          await listener(tx, {
+            ...clusterRef,
+            changed,
+            written,
+            scannedImageIds,
+            pushedKinds,
+            now,
+            observedAt,
+          });
         }
         const response: KubernetesPushResponse = {
           cluster_id: cluster.id,

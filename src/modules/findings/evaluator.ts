@@ -69,8 +69,14 @@ export function createFindingsEvaluator({
 
   const evaluator = {
     /** Misconfigurations of some workload objects (uids of any kind; deleted ones lose theirs). */
-    async evaluateObjects(tx: Executor, cluster: EvaluatedCluster, uids: readonly string[], at: Date) {
-      const objects = await sources.loadWorkloads(tx, cluster, uids);
+    async evaluateObjects(
+      tx: Executor,
+      cluster: EvaluatedCluster,
+      uids: readonly string[],
+      at: Date,
+      written: readonly sources.WrittenWorkload[] = [],
+    ) {
+      const objects = await sources.loadWorkloads(tx, cluster, uids, written);
       return apply(tx, cluster, 'misconfiguration', uids, workloadFindings(cluster.clusterId, objects), at);
     },
 
@@ -115,7 +121,7 @@ export function createFindingsEvaluator({
         .filter((change) => isWorkloadKind(change.kind))
         .map((change) => change.uid);
       if (workloads.length > 0)
-        await evaluator.evaluateObjects(tx, cluster, [...new Set(workloads)], push.now);
+        await evaluator.evaluateObjects(tx, cluster, [...new Set(workloads)], push.now, push.written);
       // Vulnerability findings are per image in the cluster and hold while it runs there: of the
       // scanned images whose containers the push started, stopped or re-owned, only one that
       // started or stopped running can gain or lose a finding. Another workload on an image

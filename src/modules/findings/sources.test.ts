@@ -15,9 +15,11 @@ import {
   pushWatchEvents,
   serviceAccount,
 } from '../../../test/identities/support.js';
-import { createCluster } from '../../../test/ingest/sample.js';
+import { createCluster, type KubeJson } from '../../../test/ingest/sample.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../../../test/support/harness.js';
 import { pushOk as pushScanOk, scanDoc } from '../../../test/vulnerabilities/support.js';
+import { validatePush } from '../clusters/ingest-service.js';
+import { loadWorkloads } from './sources.js';
 import { NGINX_DIGEST, nginxPod } from './test-objects.js';
 
 let t: TestApp;
@@ -176,4 +178,25 @@ test('a pod starting on an image that already runs in the cluster writes no vuln
     (r) => r.cve_name === 'CVE-2023-45853',
   );
   assert.deepEqual(row?.affected_owner_uids, ['pod-shop-front', 'pod-web-edge']);
+});
+
+test('the workloads a push wrote, taken from memory, are the rows stored: same fields, same JSON, deleted ones absent', async () => {
+  const tenant = await createTenant(t);
+  const cluster = await createCluster(t, tenant.adminToken, tenant.accountId, 'workloads-from-memory');
+  const scope = { accountId: tenant.accountId, clusterId: cluster.id };
+  const gone = nginxPod('shop', 'gone') as KubeJson;
+  await pushObjects(t, tenant, cluster.id, [nginxPod('shop', 'api-1') as KubeJson, gone]);
+  await pushWatchEvents(t, tenant, cluster.id, [deleted(gone)]);
+  // The objects as a push of api-1's stored version parses them (ingest-service.ts).
+  const { objects } = validatePush(
+    JSON.stringify({ kind: 'List', apiVersion: 'v1', items: [nginxPod('shop', 'api-1')] }),
+  );
+  const uids = [...objects.map((object) => object.uid), 'pod-shop-gone', 'no-such-uid'];
+  const byUid = (rows: { uid: string }[]) => [...rows].sort((a, b) => a.uid.localeCompare(b.uid));
+  await t.db.transaction(async (tx) => {
+    const read = await loadWorkloads(tx, scope, uids);
+    const fromMemory = await loadWorkloads(tx, scope, uids, objects);
+    assert.equal(read.length, 1);
+    assert.deepEqual(byUid(fromMemory), byUid(read));
+  });
 });

@@ -18,8 +18,8 @@ import {
   liveOfKind,
   liveWithNamesakes,
   type ObjectName,
+  type SourceScope,
 } from './source-queries.js';
-import type { ClusterScope } from './sources.js';
 
 /** Owner chains the engine follows are at most this long (usage.ts). */
 const MAX_OWNER_DEPTH = 10;
@@ -54,7 +54,7 @@ function unique(objects: readonly LatestObject[]): LatestObject[] {
  * finds an owner by uid, and by kind/namespace/name only when no object has that uid: the name
  * lookup is made for those alone.
  */
-async function usageObjects(db: Executor, scope: ClusterScope, accountKeys: readonly string[]) {
+async function usageObjects(db: Executor, scope: SourceScope, accountKeys: readonly string[]) {
   const users = (await loadLinksTo(db, scope, 'uses', accountKeys)).map((link) => link.uid);
   let found = await liveWithNamesakes(db, scope, [...new Set(users)]);
   const loaded = new Map(found.map((object) => [object.recordId, object]));
@@ -86,7 +86,7 @@ async function usageObjects(db: Executor, scope: ClusterScope, accountKeys: read
 /** Every live object the engine needs to compute these identities as the whole cluster would. */
 export async function loadSourcesOf(
   db: Executor,
-  scope: ClusterScope,
+  scope: SourceScope,
   identityKeys: ReadonlySet<string>,
 ): Promise<LatestObject[]> {
   const identities = [...identityKeys].map(parseIdentityKey);

@@ -25,7 +25,13 @@ import { readInventory } from '../../engines/rbac/objects.js';
 import { createHandles } from '../../engines/rbac/permissions.js';
 import type { ChangedResource } from '../../ingest/kubernetes/resource-store.js';
 import { identityKey, linksOfSources, loadLinksOf, loadLinksTo, type SourceLink } from './source-links.js';
-import { type LatestObject, latestWithNamesakes, liveOfKind, namesOfUids } from './source-queries.js';
+import {
+  type LatestObject,
+  latestWithNamesakes,
+  liveOfKind,
+  namesOfUids,
+  type SourceScope,
+} from './source-queries.js';
 import { type ClusterScope, IDENTITY_SOURCE_KINDS, RBAC_KINDS } from './sources.js';
 
 /** Owner chains the engine follows are at most this long (usage.ts). */
@@ -59,7 +65,7 @@ const keysOf = (links: readonly SourceLink[] | undefined, kind: SourceLink['link
   (links ?? []).filter((link) => link.link === kind).map((link) => link.key);
 
 /** ClusterRoles aggregating any of these ClusterRoles, before (rbac_objects) or now. */
-async function aggregatorsOf(db: Executor, scope: ClusterScope, names: ReadonlySet<string>) {
+async function aggregatorsOf(db: Executor, scope: SourceScope, names: ReadonlySet<string>) {
   const found = new Set<string>();
   const { rows } = await db.query<{ name: string; components: string[] | string }>(
     `select name, components from rbac_objects
@@ -125,7 +131,7 @@ async function addGroupMembers(db: Executor, scope: ClusterScope, keys: Set<stri
 /** What the push changed for identities; null when nothing the engine reads changed. */
 export async function readPushDelta(
   db: Executor,
-  scope: ClusterScope,
+  scope: SourceScope,
   changed: readonly ChangedResource[],
 ): Promise<PushDelta | null> {
   const changedUids = new Set(changed.filter((c) => IDENTITY_SOURCE_KINDS.has(c.kind)).map((c) => c.uid));

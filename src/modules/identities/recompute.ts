@@ -39,6 +39,7 @@ import {
 import { planRecompute } from './plan.js';
 import { loadStoredRisks, writeRisks } from './risk-store.js';
 import { isLinked, rebuildLinks, replaceLinks } from './source-links.js';
+import type { KnownObjects, SourceScope } from './source-queries.js';
 import {
   type ClusterScope,
   findTenantOfAccount,
@@ -173,9 +174,11 @@ export async function recomputeFromDelta(
   cluster: RecomputeCluster,
   changed: readonly ChangedResource[],
   at: Date,
+  /** the push's new versions, as parsed: their JSON is not read back (source-queries.ts) */
+  known?: KnownObjects,
 ): Promise<RecomputeSummary | null> {
   if (!touchesIdentities(changed)) return null;
-  const scope = { accountId: cluster.accountId, clusterId: cluster.clusterId };
+  const scope: SourceScope = { accountId: cluster.accountId, clusterId: cluster.clusterId, known };
   if (!(await isLinked(db, scope))) return recomputeClusterIdentities(db, cluster, at);
   const delta = await readPushDelta(db, scope, changed);
   if (delta === null) return null;
@@ -200,5 +203,6 @@ export async function recomputeFromDelta(
  * push of Services or ConfigMaps alone, or one that changed nothing they read, changes none).
  */
 export const recomputeIdentitiesOnPush: KubernetesPushListener = async (tx, push) => {
-  await recomputeFromDelta(tx, push, push.changed, push.now);
+  const known: KnownObjects = new Map(push.written.map((object) => [object.id, object.raw]));
+  await recomputeFromDelta(tx, push, push.changed, push.now, known);
 };

@@ -6,10 +6,28 @@
  * The engine keeps one object per kind/namespace/name (the highest resourceVersion wins), so an
  * object is always read with its live namesakes: a subset then resolves duplicates as the whole
  * cluster would.
+ *
+ * During ingestion most objects the delta reaches are the ones the push has just stored, and
+ * their JSON is still in memory as the push parsed it (`SourceScope.known`). Reading it back
+ * was the largest cost of a push (the raw text detoasted, sent and parsed again for every
+ * changed pod, several times per push, docs/performance.md "Fix 10"), so with `known` the rows
+ * come without `raw`, only the versions not in it are read with their JSON, by primary key, and
+ * each is parsed once per push.
  */
 import type { Executor } from '../../db/database.js';
 import type { Json } from '../../engines/rbac/index.js';
 import type { ClusterScope, SourceObject } from './sources.js';
+
+/**
+ * Parsed JSON of object versions by record id (`<uid>_<resourceVersion>`, whose text never
+ * changes once stored): the push's own new versions, and every version read during the push.
+ */
+export type KnownObjects = Map<string, Json>;
+
+export interface SourceScope extends ClusterScope {
+  /** when given, JSON is read from here first, and what is read from the table is added to it */
+  known?: KnownObjects | undefined;
+}
 
 export interface LatestObject extends SourceObject {
   namespace: string;
@@ -32,33 +50,59 @@ interface Row {
   namespace: string;
   name: string;
   ingested_at: Date;
-  raw: string;
+  /** absent when the scope holds the push's objects: see withRaw */
+  raw?: string;
   live: boolean;
 }
 
-const COLUMNS =
-  'c.id, c.uid, c.kind, c.namespace, c.name, c.ingested_at, c.raw, c.deleted_at is null as live';
+const META = 'c.id, c.uid, c.kind, c.namespace, c.name, c.ingested_at, c.deleted_at is null as live';
+/** The select list: without the JSON when the push's objects can supply most of it. */
+const columns = (scope: SourceScope) => (scope.known ? META : `${META}, c.raw`);
 
-const toObject = (row: Row): LatestObject => ({
-  recordId: row.id,
-  uid: row.uid,
-  kind: row.kind,
-  namespace: row.namespace,
-  name: row.name,
-  ingestedAt: row.ingested_at,
-  raw: JSON.parse(row.raw) as Json,
-  live: row.live,
-});
+/** Each row's parsed JSON: the push's own object, the row's raw text, or one read by id. */
+async function withRaw(db: Executor, scope: SourceScope, rows: readonly Row[]): Promise<LatestObject[]> {
+  const missing = rows
+    .filter((row) => row.raw === undefined && !scope.known?.has(row.id))
+    .map((row) => row.id);
+  const texts = new Map<string, string>();
+  if (missing.length > 0) {
+    const { rows: found } = await db.query<{ id: string; raw: string }>(
+      `select id, raw from cluster_resources
+        where account_id = $1 and cluster_id = $2 and id = any($3::text[])`,
+      [scope.accountId, scope.clusterId, missing],
+    );
+    for (const row of found) texts.set(row.id, row.raw);
+  }
+  return rows.map((row) => {
+    let raw = scope.known?.get(row.id);
+    if (raw === undefined) {
+      const text = row.raw ?? texts.get(row.id);
+      if (text === undefined) throw new Error(`cluster_resources ${row.id} vanished during the push`);
+      raw = JSON.parse(text) as Json;
+      scope.known?.set(row.id, raw);
+    }
+    return {
+      recordId: row.id,
+      uid: row.uid,
+      kind: row.kind,
+      namespace: row.namespace,
+      name: row.name,
+      ingestedAt: row.ingested_at,
+      raw,
+      live: row.live,
+    };
+  });
+}
 
 /** Latest versions (live or deleted) of these uids. */
-async function latestOfUids(db: Executor, scope: ClusterScope, uids: readonly string[]) {
+async function latestRowsOfUids(db: Executor, scope: SourceScope, uids: readonly string[]) {
   if (uids.length === 0) return [];
   const { rows } = await db.query<Row>(
-    `select ${COLUMNS} from cluster_resources c
+    `select ${columns(scope)} from cluster_resources c
       where c.account_id = $1 and c.cluster_id = $2 and c.is_latest and c.uid = any($3::text[])`,
     [scope.accountId, scope.clusterId, uids],
   );
-  return rows.map(toObject);
+  return rows;
 }
 
 /**
@@ -66,10 +110,10 @@ async function latestOfUids(db: Executor, scope: ClusterScope, uids: readonly st
  * of the live (account, cluster, kind, name) index with array keys; a join on a list of tuples
  * is planned as a scan of the cluster), then the exact names are kept.
  */
-export async function liveByName(db: Executor, scope: ClusterScope, names: readonly ObjectName[]) {
+async function liveRowsByName(db: Executor, scope: SourceScope, names: readonly ObjectName[]) {
   if (names.length === 0) return [];
   const { rows } = await db.query<Row>(
-    `select ${COLUMNS} from cluster_resources c
+    `select ${columns(scope)} from cluster_resources c
       where c.account_id = $1 and c.cluster_id = $2 and c.kind = any($3::text[]) and c.name = any($4::text[])
         and c.is_latest and c.deleted_at is null`,
     [
@@ -80,43 +124,44 @@ export async function liveByName(db: Executor, scope: ClusterScope, names: reado
     ],
   );
   const wanted = new Set(names.map((n) => JSON.stringify([n.kind, n.namespace, n.name])));
-  return rows
-    .filter(
-      (row) =>
-        wanted.has(JSON.stringify([row.kind, row.namespace, row.name])) ||
-        wanted.has(JSON.stringify([row.kind, null, row.name])),
-    )
-    .map(toObject);
+  return rows.filter(
+    (row) =>
+      wanted.has(JSON.stringify([row.kind, row.namespace, row.name])) ||
+      wanted.has(JSON.stringify([row.kind, null, row.name])),
+  );
 }
 
-const byRecordId = (objects: readonly LatestObject[]) => [
-  ...new Map(objects.map((object) => [object.recordId, object])).values(),
-];
+export async function liveByName(db: Executor, scope: SourceScope, names: readonly ObjectName[]) {
+  return withRaw(db, scope, await liveRowsByName(db, scope, names));
+}
 
-/** Latest versions of these uids (deleted ones included) with the live namesakes of each. */
-export async function latestWithNamesakes(db: Executor, scope: ClusterScope, uids: readonly string[]) {
-  const latest = await latestOfUids(db, scope, uids);
-  const namesakes = await liveByName(
+/**
+ * Latest versions of these uids (deleted ones included) with the live namesakes of each. An
+ * object is its own namesake: the two reads are merged before any JSON is read or parsed.
+ */
+export async function latestWithNamesakes(db: Executor, scope: SourceScope, uids: readonly string[]) {
+  const latest = await latestRowsOfUids(db, scope, uids);
+  const namesakes = await liveRowsByName(
     db,
     scope,
-    latest.map((object) => ({ kind: object.kind, namespace: object.namespace, name: object.name })),
+    latest.map((row) => ({ kind: row.kind, namespace: row.namespace, name: row.name })),
   );
-  return byRecordId([...latest, ...namesakes]);
+  return withRaw(db, scope, [...new Map([...latest, ...namesakes].map((row) => [row.id, row])).values()]);
 }
 
 /** Live latest versions of these uids with their live namesakes. */
-export async function liveWithNamesakes(db: Executor, scope: ClusterScope, uids: readonly string[]) {
+export async function liveWithNamesakes(db: Executor, scope: SourceScope, uids: readonly string[]) {
   return (await latestWithNamesakes(db, scope, uids)).filter((object) => object.live);
 }
 
 /** Every live object of one kind (ClusterRoles, when aggregation is involved: tens in a cluster). */
-export async function liveOfKind(db: Executor, scope: ClusterScope, kind: string) {
+export async function liveOfKind(db: Executor, scope: SourceScope, kind: string) {
   const { rows } = await db.query<Row>(
-    `select ${COLUMNS} from cluster_resources c
+    `select ${columns(scope)} from cluster_resources c
       where c.account_id = $1 and c.cluster_id = $2 and c.kind = $3 and c.is_latest and c.deleted_at is null`,
     [scope.accountId, scope.clusterId, kind],
   );
-  return rows.map(toObject);
+  return withRaw(db, scope, rows);
 }
 
 /** Names of the latest versions of these uids, without their JSON. */
