@@ -13,7 +13,8 @@
  *     [--durations] [--explain ms] [--keep]
  *
  * Both start `dist/server.js` unless told another build: `npm run build:server` first (copy dist/
- * aside to keep the previous build). The template's credentials are kept in /tmp/<template>.json.
+ * aside to keep the previous build, inside the worktree: a copy elsewhere cannot resolve its
+ * packages from node_modules). The template's credentials are kept in /tmp/<template>.json.
  * `--durations` and `--explain` set logging on the clone database as the superuser (`su
  * postgres`); the statements go to the PostgreSQL server's log. Not a test.
  */

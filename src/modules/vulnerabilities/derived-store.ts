@@ -14,9 +14,9 @@
  *   its images' workloads (usage-store.ts: affected workloads, clusters, owner and cluster ids);
  * - a package counts its distinct vulnerabilities (its CVE rows) by severity, and its images.
  *
- * A scan's packages are written once, with their counts (upsertPackages), after its CVE rows:
+ * A scan's packages are written once, with their counts (refreshPackages), after its CVE rows:
  * inserting them first with zero counts and updating the counts afterwards wrote every new
- * package twice, and a count update moves the row in all nine of its count indexes
+ * package twice, and a count update moves the row in every one of its eleven indexes
  * (docs/performance.md, "Fix 11"). The CVE rows therefore take their package's name and version
  * from the scan rather than from vulnerability_packages.
  */
