@@ -277,4 +277,27 @@ describe('a newer scan of the same image replaces the older one', () => {
     assert.equal(zlib.images_count, 2);
     assert.equal(zlib.critical_count, 1);
   });
+
+  test("a CVE row of one image's finding reads the same whether it was written alone or as the aggregate", async () => {
+    // Rows only one image has are written from its finding directly; rows several images share
+    // go through the ordered aggregate (derived-store.ts). Postgres alone writes every row the
+    // first way; nginx then shares some; nginx rescanned clean leaves those to postgres again,
+    // recomputed by the aggregate: they must read exactly as postgres alone wrote them.
+    const account = await emptyAccount();
+    await pushOk(t, account, scanText('postgres-16.4.cdx.json'));
+    const alone = await cveReport(t, account);
+    await pushOk(t, account, scanText('nginx-1.27.2.trivy.json'));
+    const shared = (await cveReport(t, account)).filter((row) => row.affected_images_count === 2);
+    assert.ok(shared.length > 0);
+    const rescan = scanDoc('nginx-1.27.2.trivy.json');
+    rescan.CreatedAt = '2024-12-01T00:00:00Z';
+    rescan.Results[0].Vulnerabilities = [];
+    await pushOk(t, account, rescan);
+    const recomputed = await cveReport(t, account);
+    const key = (row: { cve_name: string; package_name: string }) => `${row.cve_name} ${row.package_name}`;
+    for (const row of shared) assert.ok(findRow(recomputed, row.cve_name, row.package_name), key(row));
+    const byKey = (rows: { cve_name: string; package_name: string }[]) =>
+      [...rows].sort((a, b) => key(a).localeCompare(key(b)));
+    assert.deepEqual(byKey(recomputed), byKey(alone));
+  });
 });

@@ -18,6 +18,7 @@ import { identityJson } from './0016-identity-json.js';
 import { vulnerabilityStatistics } from './0017-vulnerability-statistics.js';
 import { runtimeStateCompression } from './0018-runtime-state-compression.js';
 import { identityStatistics } from './0019-identity-statistics.js';
+import { derivedVulnerabilityKeys } from './0021-derived-vulnerability-keys.js';
 import { listTotals } from './0022-list-totals.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
@@ -41,5 +42,6 @@ export const migrations: readonly Migration[] = [
   vulnerabilityStatistics,
   runtimeStateCompression,
   identityStatistics,
+  derivedVulnerabilityKeys,
   listTotals,
 ];

@@ -131,12 +131,18 @@ export function createFindingsEvaluator({
       if (touchesIdentities(push.changed)) await evaluator.evaluateIdentities(tx, cluster, push.now);
     }) satisfies KubernetesPushListener,
 
-    /** The scan ingestion hook: a new scan of an image changes the findings where it runs. */
+    /**
+     * The scan ingestion hook: a new scan of an image changes the findings where it runs. The
+     * image's CVEs are the same in every cluster running it, so they are read once.
+     */
     async onScanPush(tx: Executor, scan: ScanPushed): Promise<void> {
-      for (const clusterId of await sources.clustersRunningImage(tx, scan.accountId, scan.imageId)) {
-        await evaluator.evaluateVulnerabilities(tx, { accountId: scan.accountId, clusterId }, scan.now, [
-          scan.imageId,
-        ]);
+      const clusters = await sources.clustersRunningImage(tx, scan.accountId, scan.imageId);
+      if (clusters.length === 0) return;
+      const images = [scan.imageId];
+      const rows = await sources.loadImageVulnerabilities(tx, scan.accountId, images);
+      for (const clusterId of clusters) {
+        const drafts = vulnerabilityFindings(clusterId, rows);
+        await apply(tx, { accountId: scan.accountId, clusterId }, 'vulnerability', images, drafts, scan.now);
       }
     },
 

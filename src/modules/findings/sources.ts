@@ -123,7 +123,34 @@ export async function loadRunningVulnerabilities(
   scope: ClusterScope,
   imageIds: readonly string[],
 ): Promise<RunningVulnerability[]> {
+  return loadVulnerabilities(db, scope.accountId, imageIds, scope.clusterId);
+}
+
+/**
+ * The same CVEs of images the caller knows to run in each cluster it evaluates (a scan push's
+ * image, in the clusters of clustersRunningImage): one read serves all those clusters, as the
+ * rows do not depend on the cluster.
+ */
+export async function loadImageVulnerabilities(
+  db: Executor,
+  accountId: string,
+  imageIds: readonly string[],
+): Promise<RunningVulnerability[]> {
+  return loadVulnerabilities(db, accountId, imageIds);
+}
+
+async function loadVulnerabilities(
+  db: Executor,
+  accountId: string,
+  imageIds: readonly string[],
+  runningIn?: string,
+): Promise<RunningVulnerability[]> {
   if (imageIds.length === 0) return [];
+  const runs =
+    runningIn === undefined
+      ? ''
+      : `and exists (select 1 from vulnerability_image_workloads u
+                      where u.account_id = $1 and u.image_id = i.id and u.cluster_id = $3)`;
   const { rows } = await db.query<{
     image_id: string;
     image_repo: string;
@@ -143,11 +170,9 @@ export async function loadRunningVulnerabilities(
        join vulnerability_packages p on p.account_id = $1 and p.id = f.package_id
        cross join lateral (
          select exists (select 1 from kev_entries e where e.cve = any(f.lookup_cves)) as known_exploited) k
-      where i.account_id = $1 and i.id = any($3::uuid[])
-        and exists (select 1 from vulnerability_image_workloads u
-                     where u.account_id = $1 and u.image_id = i.id and u.cluster_id = $2)
+      where i.account_id = $1 and i.id = any($2::uuid[]) ${runs}
         and (f.severity = 'critical' or k.known_exploited)`,
-    [scope.accountId, scope.clusterId, imageIds],
+    runningIn === undefined ? [accountId, imageIds] : [accountId, imageIds, runningIn],
   );
   return rows.map((row) => ({
     imageId: row.image_id,

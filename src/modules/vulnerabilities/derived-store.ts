@@ -13,14 +13,93 @@
  *   CVE, the union of its findings' CVE aliases (for EPSS and KEV), and the usage aggregate of
  *   its images' workloads (usage-store.ts: affected workloads, clusters, owner and cluster ids);
  * - a package counts its distinct vulnerabilities (its CVE rows) by severity, and its images.
+ *
+ * A scan's packages are written once, with their counts (refreshPackages), after its CVE rows:
+ * inserting them first with zero counts and updating the counts afterwards wrote every new
+ * package twice, and a count update moves the row in every one of its eleven indexes
+ * (docs/performance.md, "Fix 11"). The CVE rows therefore take their package's name and version
+ * from the scan rather than from vulnerability_packages.
  */
 import type { Executor } from '../../db/database.js';
+import type { PackageRow } from './scan-rows.js';
 import { usageOfImageSets } from './usage-store.js';
 
 const FINDING_ORDER = 'f.severity_rank desc, f.scanned_at desc, i.ingested_at desc, f.image_id';
 
-/** Upserts the CVE rows among these ids that some finding still has; returns nothing. */
-async function upsertCveRows(tx: Executor, accountId: string, cveIds: string[]) {
+const INSERT_CVE_ROWS = `insert into vulnerability_cves (account_id, id, cve_name, package_id, package_name,
+       package_version, severity, severity_rank, fixable, fixed_in_version, data_source, lookup_cves, cluster_id,
+       affected_images_count, associated_images, first_seen_at, last_seen_at, affected_workloads_count,
+       affected_clusters_count, affected_owner_uids, affected_cluster_ids)`;
+
+const UPDATE_CVE_ROWS = `on conflict (account_id, id) do update set
+       severity = excluded.severity, severity_rank = excluded.severity_rank, fixable = excluded.fixable,
+       fixed_in_version = excluded.fixed_in_version, data_source = excluded.data_source,
+       lookup_cves = excluded.lookup_cves, cluster_id = excluded.cluster_id,
+       affected_images_count = excluded.affected_images_count,
+       associated_images = excluded.associated_images,
+       first_seen_at = least(vulnerability_cves.first_seen_at, excluded.first_seen_at),
+       last_seen_at = excluded.last_seen_at,
+       affected_workloads_count = excluded.affected_workloads_count,
+       affected_clusters_count = excluded.affected_clusters_count,
+       affected_owner_uids = excluded.affected_owner_uids, affected_cluster_ids = excluded.affected_cluster_ids`;
+
+/** The scan's packages as a relation `p (id, name, version)` over parameters $3, $4 and $5. */
+const SCANNED_PACKAGES = 'unnest($3::uuid[], $4::text[], $5::text[]) as p (id, name, version)';
+
+const packageParams = (packages: PackageRow[]) => [
+  packages.map((pkg) => pkg.id),
+  packages.map((pkg) => pkg.name),
+  packages.map((pkg) => pkg.version),
+];
+
+/**
+ * Upserts the CVE rows of the scanned image's findings that no other image has, straight from
+ * those findings, and returns their ids. Such a row is the aggregate of one finding, so it needs
+ * none of upsertCveRows' ordered aggregates: its severity, fix and data source are the finding's,
+ * its cluster, images and usage the image's. In a first bulk load that is nearly every row, and
+ * the aggregate (six sorts per row) was most of the upsert's time.
+ */
+async function upsertImageOnlyCveRows(
+  tx: Executor,
+  accountId: string,
+  imageId: string,
+  cveIds: string[],
+  packages: PackageRow[],
+): Promise<Set<string>> {
+  const { rows } = await tx.query<{ id: string }>(
+    `with own as materialized (
+       select f.* from vulnerability_findings f
+        where f.account_id = $1 and f.cve_id = any($2::uuid[]) and f.image_id = $6
+          and not exists (select 1 from vulnerability_findings o
+                           where o.account_id = $1 and o.cve_id = f.cve_id and o.image_id <> $6)
+     ),
+     usage as materialized (${usageOfImageSets('(select array[$6::uuid] as image_ids) as image')})
+     ${INSERT_CVE_ROWS}
+     select $1, f.cve_id, f.cve_name, f.package_id, p.name, p.version, f.severity, f.severity_rank,
+            f.fixed_in_version <> '', f.fixed_in_version, f.data_source,
+            case when f.cve_name like 'CVE-%' then array[f.cve_name]
+                 else array(select distinct cve from unnest(f.lookup_cves) as cve order by cve) end,
+            i.cluster_id, 1,
+            jsonb_build_array(jsonb_build_object('image_digest', i.image_digest, 'image_name', i.image_name,
+              'image_repo', i.image_repo, 'image_tag', i.image_tag)),
+            f.scanned_at, f.scanned_at, u.workloads, u.clusters, u.owner_uids, u.cluster_ids
+       from own f
+       join vulnerability_images i on i.account_id = $1 and i.id = $6
+       join ${SCANNED_PACKAGES} on p.id = f.package_id
+       cross join usage u
+     ${UPDATE_CVE_ROWS}
+     returning id`,
+    [accountId, cveIds, ...packageParams(packages), imageId],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Upserts the CVE rows among these ids that some finding still has; returns nothing. A new row's
+ * package is one of the scan's `packages`; a row of the previous scan only (not in `packages`)
+ * already exists, so its stored package names it.
+ */
+async function upsertCveRows(tx: Executor, accountId: string, cveIds: string[], packages: PackageRow[]) {
   await tx.query(
     `with a as materialized (
        select f.cve_id, f.cve_name, f.package_id,
@@ -44,11 +123,11 @@ async function upsertCveRows(tx: Executor, accountId: string, cveIds: string[]) 
         group by f.cve_id, f.cve_name, f.package_id
      ),
      usage as materialized (${usageOfImageSets('a')})
-     insert into vulnerability_cves (account_id, id, cve_name, package_id, package_name, package_version,
-       severity, severity_rank, fixable, fixed_in_version, data_source, lookup_cves, cluster_id,
-       affected_images_count, associated_images, first_seen_at, last_seen_at, affected_workloads_count,
-       affected_clusters_count, affected_owner_uids, affected_cluster_ids)
-     select $1, a.cve_id, a.cve_name, a.package_id, p.name, p.version, a.severity, a.severity_rank, a.fixable,
+     ${INSERT_CVE_ROWS}
+     select $1, a.cve_id, a.cve_name, a.package_id,
+            coalesce(p.name, (select s.name from vulnerability_packages s where s.account_id = $1 and s.id = a.package_id)),
+            coalesce(p.version, (select s.version from vulnerability_packages s where s.account_id = $1 and s.id = a.package_id)),
+            a.severity, a.severity_rank, a.fixable,
             a.fixed_in_version, a.data_source,
             case when a.cve_name like 'CVE-%' then array[a.cve_name]
                  else array(select distinct cve
@@ -57,34 +136,30 @@ async function upsertCveRows(tx: Executor, accountId: string, cveIds: string[]) 
             a.cluster_id, a.images, a.associated_images, a.first_seen_at, a.last_seen_at,
             u.workloads, u.clusters, u.owner_uids, u.cluster_ids
        from a
-       join vulnerability_packages p on p.account_id = $1 and p.id = a.package_id
+       left join ${SCANNED_PACKAGES} on p.id = a.package_id
        join usage u on u.image_ids = a.image_ids
-     on conflict (account_id, id) do update set
-       severity = excluded.severity, severity_rank = excluded.severity_rank, fixable = excluded.fixable,
-       fixed_in_version = excluded.fixed_in_version, data_source = excluded.data_source,
-       lookup_cves = excluded.lookup_cves, cluster_id = excluded.cluster_id,
-       affected_images_count = excluded.affected_images_count,
-       associated_images = excluded.associated_images,
-       first_seen_at = least(vulnerability_cves.first_seen_at, excluded.first_seen_at),
-       last_seen_at = excluded.last_seen_at,
-       affected_workloads_count = excluded.affected_workloads_count,
-       affected_clusters_count = excluded.affected_clusters_count,
-       affected_owner_uids = excluded.affected_owner_uids, affected_cluster_ids = excluded.affected_cluster_ids`,
-    [accountId, cveIds],
+     ${UPDATE_CVE_ROWS}`,
+    [accountId, cveIds, ...packageParams(packages)],
   );
 }
 
 /**
- * `touched`: the CVE rows of the image's previous and new findings. `maybeGone`: those only the
- * previous scan had, removed unless another image still has them.
+ * The CVE rows a scan of an image touches: `current`, those of its new findings, and
+ * `maybeGone`, those only its previous scan had, removed unless another image still has them.
+ * `packages` are the scan's.
  */
 export async function refreshCveRows(
   tx: Executor,
   accountId: string,
-  touched: string[],
-  maybeGone: string[],
+  scan: { imageId: string; current: string[]; maybeGone: string[]; packages: PackageRow[] },
 ) {
-  if (touched.length > 0) await upsertCveRows(tx, accountId, touched);
+  const { imageId, current, maybeGone, packages } = scan;
+  const own =
+    current.length > 0
+      ? await upsertImageOnlyCveRows(tx, accountId, imageId, current, packages)
+      : new Set<string>();
+  const shared = [...current.filter((id) => !own.has(id)), ...maybeGone];
+  if (shared.length > 0) await upsertCveRows(tx, accountId, shared, packages);
   if (maybeGone.length === 0) return;
   await tx.query(
     `delete from vulnerability_cves r
@@ -94,37 +169,79 @@ export async function refreshCveRows(
   );
 }
 
-/** Run after refreshCveRows: package counts are counts of the refreshed CVE rows. */
-export async function refreshPackages(tx: Executor, accountId: string, packageIds: string[]) {
-  if (packageIds.length === 0) return;
+/** A package's counts, from its image links and its (already refreshed) CVE rows. */
+const PACKAGE_COUNTS = `
+  (select count(*) from vulnerability_image_packages ip where ip.account_id = $1 and ip.package_id = t.id) as images,
+  count(r.id) filter (where r.severity = 'critical') as critical,
+  count(r.id) filter (where r.severity = 'high') as high,
+  count(r.id) filter (where r.severity = 'medium') as medium,
+  count(r.id) filter (where r.severity = 'low') as low,
+  count(r.id) filter (where r.severity = 'negligible') as negligible,
+  count(r.id) filter (where r.severity = 'unspecified') as unspecified,
+  count(r.id) as total`;
+
+const STORED_COUNTS = `(p.images_count, p.critical_count, p.high_count, p.medium_count, p.low_count,
+  p.negligible_count, p.unspecified_count, p.total_vulerabilities_count)`;
+
+/**
+ * Run after refreshCveRows: package counts are counts of the refreshed CVE rows. `packages` are
+ * the scan's (inserted with their counts, or updated when they changed); `previousIds` those of
+ * the image's previous scan, recounted and removed when no image holds them any more.
+ */
+export async function refreshPackages(
+  tx: Executor,
+  accountId: string,
+  packages: PackageRow[],
+  previousIds: string[],
+) {
+  if (packages.length > 0) {
+    await tx.query(
+      `insert into vulnerability_packages as p (account_id, id, name, version, images_count, critical_count,
+         high_count, medium_count, low_count, negligible_count, unspecified_count, total_vulerabilities_count)
+       select $1, t.id, t.name, t.version, c.*
+         from unnest($2::uuid[], $3::text[], $4::text[]) as t (id, name, version)
+         cross join lateral (
+           select ${PACKAGE_COUNTS}
+             from vulnerability_cves r where r.account_id = $1 and r.package_id = t.id
+         ) c
+       on conflict (account_id, id) do update set
+         images_count = excluded.images_count, critical_count = excluded.critical_count,
+         high_count = excluded.high_count, medium_count = excluded.medium_count, low_count = excluded.low_count,
+         negligible_count = excluded.negligible_count, unspecified_count = excluded.unspecified_count,
+         total_vulerabilities_count = excluded.total_vulerabilities_count
+       where ${STORED_COUNTS} is distinct from
+             (excluded.images_count, excluded.critical_count, excluded.high_count, excluded.medium_count,
+              excluded.low_count, excluded.negligible_count, excluded.unspecified_count,
+              excluded.total_vulerabilities_count)`,
+      [
+        accountId,
+        packages.map((pkg) => pkg.id),
+        packages.map((pkg) => pkg.name),
+        packages.map((pkg) => pkg.version),
+      ],
+    );
+  }
+  const scanned = new Set(packages.map((pkg) => pkg.id));
+  const dropped = previousIds.filter((id) => !scanned.has(id));
+  if (dropped.length === 0) return;
   await tx.query(
     `update vulnerability_packages p set
        images_count = c.images, critical_count = c.critical, high_count = c.high, medium_count = c.medium,
        low_count = c.low, negligible_count = c.negligible, unspecified_count = c.unspecified,
        total_vulerabilities_count = c.total
      from (
-       select t.id,
-              (select count(*) from vulnerability_image_packages ip
-                where ip.account_id = $1 and ip.package_id = t.id) as images,
-              count(r.id) filter (where r.severity = 'critical') as critical,
-              count(r.id) filter (where r.severity = 'high') as high,
-              count(r.id) filter (where r.severity = 'medium') as medium,
-              count(r.id) filter (where r.severity = 'low') as low,
-              count(r.id) filter (where r.severity = 'negligible') as negligible,
-              count(r.id) filter (where r.severity = 'unspecified') as unspecified,
-              count(r.id) as total
+       select t.id, ${PACKAGE_COUNTS}
          from unnest($2::uuid[]) as t (id)
          left join vulnerability_cves r on r.account_id = $1 and r.package_id = t.id
         group by t.id
      ) c
      where p.account_id = $1 and p.id = c.id
-       and (p.images_count, p.critical_count, p.high_count, p.medium_count, p.low_count, p.negligible_count,
-            p.unspecified_count, p.total_vulerabilities_count)
+       and ${STORED_COUNTS}
            is distinct from (c.images, c.critical, c.high, c.medium, c.low, c.negligible, c.unspecified, c.total)`,
-    [accountId, packageIds],
+    [accountId, dropped],
   );
   await tx.query(
     'delete from vulnerability_packages where account_id = $1 and id = any($2::uuid[]) and images_count = 0',
-    [accountId, packageIds],
+    [accountId, dropped],
   );
 }

@@ -94,8 +94,11 @@ export async function upsertImage(
   );
 }
 
-/** Package rows of the account (counts are filled by the derived-row refresh) and the image's links. */
-export async function insertPackages(
+/**
+ * The image's links to its packages. The package rows themselves are written once, with their
+ * counts, after the CVE rows (derived-store.ts refreshPackages).
+ */
+export async function insertImagePackages(
   tx: Executor,
   accountId: string,
   imageId: string,
@@ -103,12 +106,6 @@ export async function insertPackages(
 ) {
   for (const batch of batches(packages)) {
     const col = <V>(pick: (row: PackageRow) => V) => batch.map(pick);
-    await tx.query(
-      `insert into vulnerability_packages (account_id, id, name, version)
-       select $1, v.* from unnest($2::uuid[], $3::text[], $4::text[]) as v
-       on conflict do nothing`,
-      [accountId, col((p) => p.id), col((p) => p.name), col((p) => p.version)],
-    );
     await tx.query(
       `insert into vulnerability_image_packages (account_id, image_id, package_id, package_type, purl)
        select $1, $2, v.* from unnest($3::uuid[], $4::text[], $5::text[]) as v`,

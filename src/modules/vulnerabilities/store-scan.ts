@@ -36,7 +36,7 @@ export async function storeScan(
     { packages: rows.packages.length, vulnerabilities: rows.findings.length },
     now,
   );
-  await store.insertPackages(tx, scope.accountId, rows.image.id, rows.packages);
+  await store.insertImagePackages(tx, scope.accountId, rows.image.id, rows.packages);
   await store.insertFindings(tx, scope.accountId, rows.image, rows.findings);
   // Before the statements that read the account's facts by key: during a first bulk load the
   // statistics would otherwise say the account is empty and every lookup scans all of it.
@@ -47,8 +47,12 @@ export async function storeScan(
 
   const current = new Set(rows.findings.map((finding) => finding.cveId));
   const dropped = previous.cveIds.filter((id) => !current.has(id));
-  await refreshCveRows(tx, scope.accountId, [...current, ...dropped], dropped);
-  const packageIds = new Set([...previous.packageIds, ...rows.packages.map((pkg) => pkg.id)]);
-  await refreshPackages(tx, scope.accountId, [...packageIds]);
+  await refreshCveRows(tx, scope.accountId, {
+    imageId: rows.image.id,
+    current: [...current],
+    maybeGone: dropped,
+    packages: rows.packages,
+  });
+  await refreshPackages(tx, scope.accountId, rows.packages, previous.packageIds);
   return stored ? 'replaced' : 'created';
 }
