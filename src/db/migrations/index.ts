@@ -18,6 +18,7 @@ import { identityJson } from './0016-identity-json.js';
 import { vulnerabilityStatistics } from './0017-vulnerability-statistics.js';
 import { runtimeStateCompression } from './0018-runtime-state-compression.js';
 import { identityStatistics } from './0019-identity-statistics.js';
+import { baselineFingerprintJson } from './0023-baseline-fingerprint-json.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   vulnerabilityStatistics,
   runtimeStateCompression,
   identityStatistics,
+  baselineFingerprintJson,
 ];
