@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { type Database, type DatabaseLogger, type Executor, parseNumber, TYPE_OIDS } from './database.js';
 import { currentScope, setScopeSql } from './scope.js';
+import { queryInScope } from './scoped-statement.js';
 
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
@@ -79,9 +80,39 @@ export async function openPostgres(url: string, poolSize: number, logger: Databa
     }
   }
 
+  /**
+   * A lone statement with parameters: its scope and itself in one round trip instead of three
+   * (scoped-statement.ts). Statements without parameters keep the transaction above, since they
+   * may hold several `;`-separated commands, which the extended protocol refuses.
+   */
+  async function scopedStatement<Row>(sql: string, params: readonly unknown[]) {
+    const scopeSql = setScopeSql(currentScope());
+    const client = await pool.connect();
+    let broken = false;
+    const onConnectionError = () => {
+      broken = true;
+    };
+    client.on('error', onConnectionError);
+    try {
+      const result = await queryInScope<Row>(client, scopeSql, sql, params);
+      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    } catch (error) {
+      // The backend's own errors leave the connection idle (the implicit transaction ended at the
+      // Sync); anything else (a lost connection, a client that is no longer queryable) discards it.
+      if (!(error instanceof pg.DatabaseError)) broken = true;
+      throw error;
+    } finally {
+      client.removeListener('error', onConnectionError);
+      client.release(broken);
+    }
+  }
+
   return {
     engine: 'postgres',
-    query: (sql, params) => inScopedTransaction((tx) => tx.query(sql, params)),
+    query: (sql, params) =>
+      params && params.length > 0
+        ? scopedStatement(sql, params)
+        : inScopedTransaction((tx) => tx.query(sql, params)),
     exec: (sql) => inScopedTransaction((tx) => tx.exec(sql)),
     transaction: inScopedTransaction,
     async ping() {

@@ -20,6 +20,7 @@ import { runtimeStateCompression } from './0018-runtime-state-compression.js';
 import { identityStatistics } from './0019-identity-statistics.js';
 import { derivedVulnerabilityKeys } from './0021-derived-vulnerability-keys.js';
 import { listTotals } from './0022-list-totals.js';
+import { baselineFingerprintJson } from './0023-baseline-fingerprint-json.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   identityStatistics,
   derivedVulnerabilityKeys,
   listTotals,
+  baselineFingerprintJson,
 ];

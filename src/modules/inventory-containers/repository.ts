@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js';
+import { isoUtc } from '../../db/iso-time.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
@@ -15,7 +16,8 @@ export interface ContainerRow {
   cluster_id: string;
   cluster_name: string;
   container_id: string;
-  created_at: Date;
+  /** ISO text (isoUtc): passed through to the API */
+  created_at: string;
   name: string;
   image_repo: string;
   image_name: string;
@@ -32,7 +34,7 @@ export interface ContainerRow {
   pod_uid: string;
 }
 
-const COLUMNS = `c.id, c.cluster_id, c.cluster_name, c.container_id, c.created_at, c.name, c.image_repo,
+const COLUMNS = `c.id, c.cluster_id, c.cluster_name, c.container_id, ${isoUtc('c.created_at')} as created_at, c.name, c.image_repo,
   c.image_name, c.image_tag, c.image_digest, c.owner_id, c.owner_kind, c.owner_name, c.owner_namespace,
   c.owner_resource_version, c.owner_uid, c.pod_name, c.pod_namespace, c.pod_uid`;
 

@@ -5,7 +5,7 @@
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { parseFilters } from '../../http/filters.js';
-import { CLUSTER_ID_FILTER, iso, requireClusterIds } from '../../http/ids.js';
+import { CLUSTER_ID_FILTER, requireClusterIds } from '../../http/ids.js';
 import { type OffsetPage, offsetList } from '../../http/paging.js';
 import { parseSort } from '../../http/sort.js';
 import type { AccountService } from '../accounts/service.js';
@@ -19,7 +19,7 @@ export function toApiContainer(row: repo.ContainerRow) {
     cluster_id: row.cluster_id,
     cluster_name: row.cluster_name,
     container_id: row.container_id,
-    created_at: iso(row.created_at)!,
+    created_at: row.created_at,
     name: row.name,
     image_repo: row.image_repo,
     image_name: row.image_name,

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js';
+import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { orderBy, type Sort } from '../../http/sort.js';
 import { countRows, keptTotal } from '../list-totals/repository.js';
@@ -19,12 +20,13 @@ export interface ResourceRow {
   namespace: string;
   owner_uid: string | null;
   entity_type: string;
-  resource_created_at: Date | null;
-  ingested_at: Date;
-  watched_at: Date;
-  deleted_at: Date | null;
+  /** timestamps as the API's ISO text (isoUtc): the rows are only passed through */
+  resource_created_at: string | null;
+  ingested_at: string;
+  watched_at: string;
+  deleted_at: string | null;
   deletion_source: 'watch' | 'snapshot' | null;
-  version_overwritten_at: Date | null;
+  version_overwritten_at: string | null;
   raw_text?: string;
 }
 
@@ -40,8 +42,10 @@ export interface ResourceFilters {
 }
 
 const COLUMNS = `r.id, r.account_id, r.cluster_id, r.uid, r.resource_version, r.kind, r.api_version,
-  r.name, r.namespace, r.owner_uid, r.entity_type, r.resource_created_at, r.ingested_at, r.watched_at,
-  r.deleted_at, r.deletion_source, r.version_overwritten_at`;
+  r.name, r.namespace, r.owner_uid, r.entity_type, ${isoUtc('r.resource_created_at')} as resource_created_at,
+  ${isoUtc('r.ingested_at')} as ingested_at, ${isoUtc('r.watched_at')} as watched_at,
+  ${isoUtc('r.deleted_at')} as deleted_at, r.deletion_source,
+  ${isoUtc('r.version_overwritten_at')} as version_overwritten_at`;
 
 const columns = (withPayload: boolean) => (withPayload ? `${COLUMNS}, r.raw as raw_text` : COLUMNS);
 

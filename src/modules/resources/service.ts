@@ -6,7 +6,7 @@ import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { parseList } from '../../http/filters.js';
-import { iso, requireClusterIds } from '../../http/ids.js';
+import { requireClusterIds } from '../../http/ids.js';
 import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
 import { parseSort } from '../../http/sort.js';
 import { parseTimeRange } from '../../http/time.js';
@@ -29,12 +29,12 @@ export function toApiResource(row: repo.ResourceRow) {
     namespace: row.namespace,
     owner_uid: row.owner_uid,
     entity_type: row.entity_type,
-    resource_created_at: iso(row.resource_created_at),
-    ingested_at: iso(row.ingested_at)!,
-    watched_at: iso(row.watched_at)!,
-    deleted_at: iso(row.deleted_at),
+    resource_created_at: row.resource_created_at,
+    ingested_at: row.ingested_at,
+    watched_at: row.watched_at,
+    deleted_at: row.deleted_at,
     deletion_source: row.deletion_source,
-    version_overwritten_at: iso(row.version_overwritten_at),
+    version_overwritten_at: row.version_overwritten_at,
     ...(row.raw_text !== undefined ? { raw: Buffer.from(row.raw_text, 'utf8').toString('base64') } : {}),
   };
 }

@@ -12,6 +12,7 @@ import {
   BASELINE_SEARCH_FIELDS,
   BASELINE_SORT_FIELDS,
 } from './baseline-schemas.js';
+import { fingerprintJson } from './fingerprint-json.js';
 
 export type BaselineFilterKey = (typeof BASELINE_FILTER_KEYS)[number];
 export type BaselineSortField = (typeof BASELINE_SORT_FIELDS)[number];
@@ -32,8 +33,16 @@ export interface BaselineRow {
   created_by: string;
 }
 
-const COLUMNS = `id, workload_id, cluster_id, namespace, workload_kind, workload_name, container_name,
-  container_id, image_name, notes, fingerprint, created_at, created_by`;
+/**
+ * A listed baseline: its fingerprint either as the API's text rendered when it was written
+ * (migration 0023), or, for rows without that text or when the caller needs the value itself
+ * (children_limit), parsed from the stored jsonb.
+ */
+export type ListedBaseline = Omit<BaselineRow, 'fingerprint'> &
+  ({ fingerprint_json: string; fingerprint: null } | { fingerprint_json: null; fingerprint: Fingerprint });
+
+const LIST_COLUMNS = `id, workload_id, cluster_id, namespace, workload_kind, workload_name, container_name,
+  container_id, image_name, notes, created_at, created_by`;
 
 /** Sort fields and filter keys are, by design, column names of runtime_baselines. */
 const SORT_COLUMNS = Object.fromEntries(BASELINE_SORT_FIELDS.map((f) => [f, f])) as Record<
@@ -47,14 +56,16 @@ export async function insertBaselines(db: Executor, accountId: string, rows: Bas
     const col = <V>(pick: (row: BaselineRow) => V) => batch.map(pick);
     await db.query(
       `insert into runtime_baselines (account_id, id, workload_id, cluster_id, namespace, workload_kind,
-         workload_name, container_name, container_id, image_name, notes, fingerprint, created_at, created_by)
+         workload_name, container_name, container_id, image_name, notes, fingerprint, created_at, created_by,
+         fingerprint_json)
        select $1, v.id, v.workload_id, v.cluster_id, v.namespace, v.workload_kind, v.workload_name,
               v.container_name, v.container_id, v.image_name, v.notes, v.fingerprint::jsonb, v.created_at,
-              v.created_by
+              v.created_by, v.fingerprint_json
          from unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[],
-                     $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[], $14::text[])
+                     $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[], $14::text[],
+                     $15::text[])
               as v (id, workload_id, cluster_id, namespace, workload_kind, workload_name, container_name,
-                    container_id, image_name, notes, fingerprint, created_at, created_by)
+                    container_id, image_name, notes, fingerprint, created_at, created_by, fingerprint_json)
        on conflict (account_id, workload_id) do nothing`,
       [
         accountId,
@@ -71,6 +82,7 @@ export async function insertBaselines(db: Executor, accountId: string, rows: Bas
         col((r) => JSON.stringify(r.fingerprint)),
         col((r) => r.created_at),
         col((r) => r.created_by),
+        col((r) => fingerprintJson(r.fingerprint)),
       ],
     );
   }
@@ -84,6 +96,8 @@ export async function listBaselines(
     q?: string | undefined;
     sort: Sort<BaselineSortField>;
     page: OffsetPage;
+    /** false: every fingerprint parsed, for a caller that changes it (children_limit) */
+    cachedText: boolean;
   },
 ) {
   const where = new Where('account_id = $', accountId);
@@ -98,8 +112,12 @@ export async function listBaselines(
     `select count(*) as total from runtime_baselines where ${where.sql}`,
     [...where.params],
   );
-  const list = db.query<BaselineRow>(
-    `select ${COLUMNS} from runtime_baselines where ${where.sql} ${orderBy(query.sort, SORT_COLUMNS, 'id')}
+  // The jsonb is read (and parsed by pg) only for rows whose text is missing.
+  const fingerprint = query.cachedText
+    ? 'case when fingerprint_json is null then fingerprint end as fingerprint, fingerprint_json'
+    : 'fingerprint, null as fingerprint_json';
+  const list = db.query<ListedBaseline>(
+    `select ${LIST_COLUMNS}, ${fingerprint} from runtime_baselines where ${where.sql} ${orderBy(query.sort, SORT_COLUMNS, 'id')}
       limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`,
     where.params,
   );

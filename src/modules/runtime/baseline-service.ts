@@ -14,7 +14,8 @@ import * as repo from './baseline-repository.js';
 import { BASELINE_FILTER_KEYS, BASELINE_SORT_FIELDS } from './baseline-schemas.js';
 import { inventoryContainerId } from './container-ids.js';
 
-export function toApiBaseline(accountId: string, row: repo.BaselineRow, childrenLimit: number | undefined) {
+/** The entry's fields before its fingerprint, in the response schema's order. */
+function baselineHead(accountId: string, row: Omit<repo.BaselineRow, 'fingerprint'>) {
   return {
     id: row.id,
     account_id: accountId,
@@ -27,9 +28,42 @@ export function toApiBaseline(accountId: string, row: repo.BaselineRow, children
     notes: row.notes,
     created_at: iso(row.created_at)!,
     created_by: row.created_by,
+  };
+}
+
+export function toApiBaseline(accountId: string, row: repo.BaselineRow, childrenLimit: number | undefined) {
+  return {
+    ...baselineHead(accountId, row),
     fingerprint:
       childrenLimit === undefined ? row.fingerprint : truncateFingerprint(row.fingerprint, { childrenLimit }),
   };
+}
+
+/** The response schema's serializer of one entry (the route compiles it once). */
+export type SerializeBaseline = (entry: ReturnType<typeof toApiBaseline>) => string;
+
+/**
+ * One entry's text: its fields (all strings, which JSON.stringify writes as the serializer does)
+ * and the fingerprint's stored text (fingerprint-json.ts), or the serializer's output for an entry
+ * without that text or whose fingerprint children_limit truncates.
+ */
+function entryJson(
+  accountId: string,
+  row: repo.ListedBaseline,
+  childrenLimit: number | undefined,
+  serialize: SerializeBaseline,
+): string {
+  if (row.fingerprint_json === null) {
+    return serialize(toApiBaseline(accountId, { ...row, fingerprint: row.fingerprint }, childrenLimit));
+  }
+  const head = JSON.stringify(baselineHead(accountId, row));
+  return `${head.slice(0, -1)},"fingerprint":${row.fingerprint_json}}`;
+}
+
+/** The page envelope around the entries' texts, in PageList's field order. */
+function pageJson(entries: string[], total: number, request: PageRequest): string {
+  const { page, page_count, page_size, total_count } = pageList([], total, request);
+  return `{"entries":[${entries.join(',')}],"page":${page},"page_count":${page_count},"page_size":${page_size},"total_count":${total_count}}`;
 }
 
 function baselineFilters(raw: string | undefined) {
@@ -52,16 +86,18 @@ export function createBaselineService({ db, accounts }: { db: Database; accounts
         childrenLimit?: number | undefined;
         page: PageRequest;
       },
-    ) {
+      serialize: SerializeBaseline,
+    ): Promise<string> {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
       const { rows, total } = await repo.listBaselines(db, account.id, {
         filters: baselineFilters(query.filters),
         q: query.q,
         sort: parseSort(query.sort, BASELINE_SORT_FIELDS, 'created_at:desc'),
         page: pageToOffset(query.page),
+        cachedText: query.childrenLimit === undefined,
       });
-      return pageList(
-        rows.map((row) => toApiBaseline(account.id, row, query.childrenLimit)),
+      return pageJson(
+        rows.map((row) => entryJson(account.id, row, query.childrenLimit, serialize)),
         total,
         query.page,
       );

@@ -1,5 +1,6 @@
 /** SQL of runtime_http_observations: merged by ingestion, listed by #5. */
 import type { Executor } from '../../db/database.js';
+import { isoUtc } from '../../db/iso-time.js';
 import type { HttpObservation } from '../../engines/runtime/index.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
@@ -56,6 +57,16 @@ const CASTS: Partial<Record<Field, string>> = {
 };
 
 const COLUMNS = `account_id, id, ${FIELDS.join(', ')}`;
+
+/** A listed observation: its times as the API's ISO text (isoUtc), since a page only passes them on. */
+export interface ListedObservation extends Omit<StoredObservation, 'first_seen_at' | 'last_seen_at'> {
+  first_seen_at: string;
+  last_seen_at: string;
+}
+
+const LIST_COLUMNS = `account_id, id, ${FIELDS.map((field) =>
+  field === 'first_seen_at' || field === 'last_seen_at' ? `${isoUtc(field)} as ${field}` : field,
+).join(', ')}`;
 
 export async function findObservations(db: Executor, accountId: string, ids: string[]) {
   const found = new Map<string, StoredObservation>();
@@ -127,10 +138,11 @@ export async function listObservations(
     `select count(*) as total from runtime_http_observations where ${where.sql}`,
     [...where.params],
   );
-  // Most recently seen first: what a reviewer of live traffic wants on top.
-  const list = db.query<StoredObservation>(
-    `select ${COLUMNS} from runtime_http_observations where ${where.sql}
-      order by last_seen_at desc, id desc
+  // Most recently seen first: what a reviewer of live traffic wants on top. Qualified: the bare
+  // name would be the select list's text of last_seen_at, which no index is ordered by.
+  const list = db.query<ListedObservation>(
+    `select ${LIST_COLUMNS} from runtime_http_observations o where ${where.sql}
+      order by o.last_seen_at desc, o.id desc
       limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`,
     where.params,
   );

@@ -5,13 +5,13 @@
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { booleanFilter, parseFilters, parseList } from '../../http/filters.js';
-import { iso, requireClusterIds } from '../../http/ids.js';
+import { requireClusterIds } from '../../http/ids.js';
 import { type OffsetPage, offsetList } from '../../http/paging.js';
 import type { AccountService } from '../accounts/service.js';
 import * as repo from './http-repository.js';
 import { HTTP_FILTER_KEYS } from './http-schemas.js';
 
-export function toApiObservation(row: repo.StoredObservation) {
+export function toApiObservation(row: repo.ListedObservation) {
   return {
     id: row.id,
     account_id: row.account_id,
@@ -36,8 +36,8 @@ export function toApiObservation(row: repo.StoredObservation) {
     trusted_ip: row.trusted_ip,
     trusted_ip_prefix: row.trusted_ip_prefix,
     trusted_ip_description: row.trusted_ip_description,
-    first_seen_at: iso(row.first_seen_at)!,
-    last_seen_at: iso(row.last_seen_at)!,
+    first_seen_at: row.first_seen_at,
+    last_seen_at: row.last_seen_at,
     request_count: row.request_count,
   };
 }

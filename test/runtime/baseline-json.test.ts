@@ -1,0 +1,145 @@
+/**
+ * Pages of latest baseline fingerprints (#7) are assembled from each baseline's fingerprint text,
+ * rendered when the baseline is written (migration 0023, src/modules/runtime/fingerprint-json.ts).
+ * The body must be the same bytes the response schema's serializer writes: each page is read
+ * with the stored text, then again after clearing it (the path of baselines written before 0023),
+ * and both bodies are compared byte for byte. The harness also validates them against /openapi.json.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { withSystemScope } from '../../src/db/scope.js';
+import { fingerprintJson } from '../../src/modules/runtime/fingerprint-json.js';
+import { createCluster } from '../ingest/sample.js';
+import { createTenant, startTestApp, type TestApp } from '../support/harness.js';
+import { connect, exec, fileOpen, pushOk, putSettings, WEB, type WorkloadRef } from './support.js';
+
+let t: TestApp;
+let token: string;
+let accountId: string;
+before(async () => {
+  t = await startTestApp();
+  const tenant = await createTenant(t);
+  token = tenant.adminToken;
+  accountId = tenant.accountId;
+  const cluster = (await createCluster(t, token, accountId, 'a')).id;
+  await putSettings(
+    t,
+    { token, accountId },
+    { learning_window_seconds: 60, trusted_ip_prefixes: [{ cidr: '10.96.0.0/12', name: 'services "k8s"' }] },
+  );
+  const workloads: WorkloadRef[] = [0, 1, 2].map((i) => ({
+    ...WEB,
+    workload: `svc-${i}`,
+    pod: `svc-${i}-5d4f8b7c9-q2w3${i}`,
+    containerId: `containerd://${String(i).repeat(64)}`,
+  }));
+  await pushOk(
+    t,
+    { token, accountId, clusterId: cluster },
+    workloads.flatMap((w, i) => [
+      exec(w, i, { pid: 1, ppid: 0, comm: 'server', exe: '/app/server' }),
+      exec(w, i + 5, { pid: 7, ppid: 1, comm: 'worker', exe: '/app/bin/worker' }),
+      // escapes and non-ASCII in the text, as JSON.stringify and the serializer both write them
+      fileOpen(w, i + 6, 7, 'worker', `/data/"q"\\\tä-${i}.txt`),
+      connect(w, i + 7, 7, 'worker', '10.96.0.10', 443),
+      connect(w, i + 8, 1, 'server', '93.184.216.34', 80),
+      exec(w, i + 200, { pid: 2, ppid: 0, comm: 'server', exe: '/app/server' }),
+    ]),
+  );
+});
+after(() => t.close());
+
+const PAGES = [
+  '',
+  '?page_size=2&page=2',
+  '?sort=workload_name:asc',
+  '?q=svc-1',
+  '?filters=workload_name:svc-2',
+];
+const listUrl = (query: string) =>
+  `/accounts/${accountId}/container_runtime_latest_baseline_fingerprints${query}`;
+
+async function bodies(): Promise<string[]> {
+  const texts: string[] = [];
+  for (const query of PAGES) {
+    const res = await t.request({ method: 'GET', url: listUrl(query), token });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+    texts.push(res.text);
+  }
+  return texts;
+}
+
+test('every baseline is written with its text, and pages read from it are the serializer bytes', async () => {
+  const stored = await withSystemScope(() =>
+    t.db.query<{ n: number; with_text: number }>(
+      `select count(*)::int as n, count(fingerprint_json)::int as with_text
+         from runtime_baselines where account_id = $1`,
+      [accountId],
+    ),
+  );
+  assert.deepEqual(stored.rows[0], { n: 3, with_text: 3 });
+  const fromText = await bodies();
+  assert.equal(JSON.parse(fromText[0]!).entries.length, 3);
+  assert.match(fromText[0]!, /"path":"\/data\/\\"q\\"\\\\\\tä-\{num\}\.txt"/);
+
+  await withSystemScope(() =>
+    t.db.query('update runtime_baselines set fingerprint_json = null where account_id = $1', [accountId]),
+  );
+  const fromJsonb = await bodies();
+  for (const [i, body] of fromText.entries()) assert.equal(body, fromJsonb[i], `page ${PAGES[i]}`);
+});
+
+test('a page mixes baselines with and without their text in the same bytes', async () => {
+  const before = await bodies();
+  const { rows } = await withSystemScope(() =>
+    t.db.query<{ id: string; fingerprint: Parameters<typeof fingerprintJson>[0] }>(
+      'select id, fingerprint from runtime_baselines where account_id = $1 order by id limit 2',
+      [accountId],
+    ),
+  );
+  // Rendered from the stored jsonb, whose key order is not the schema's: the text follows the schema.
+  for (const row of rows) {
+    await withSystemScope(() =>
+      t.db.query('update runtime_baselines set fingerprint_json = $3 where account_id = $1 and id = $2', [
+        accountId,
+        row.id,
+        fingerprintJson(row.fingerprint),
+      ]),
+    );
+  }
+  assert.deepEqual(await bodies(), before);
+});
+
+test('children_limit is answered from the parsed fingerprint, and a fingerprint off the schema gets no text', async () => {
+  const cut = await t.request({ method: 'GET', url: listUrl('?children_limit=0'), token });
+  assert.equal(cut.status, 200, cut.text);
+  for (const entry of cut.body.entries) assert.deepEqual(entry.fingerprint.containers[0].processes, []);
+
+  const { rows } = await withSystemScope(() =>
+    t.db.query<{ fingerprint: Parameters<typeof fingerprintJson>[0] }>(
+      'select fingerprint from runtime_baselines where account_id = $1 limit 1',
+      [accountId],
+    ),
+  );
+  const fingerprint = rows[0]!.fingerprint;
+  assert.equal(typeof fingerprintJson(fingerprint), 'string');
+  const process = fingerprint.containers[0]!.processes[0]!;
+  assert.equal(fingerprintJson({ ...fingerprint, kind: 7 } as never), null);
+  const offSchema = { ...process, gid: '1000' };
+  assert.equal(
+    fingerprintJson({
+      ...fingerprint,
+      containers: [{ ...fingerprint.containers[0]!, processes: [offSchema] }],
+    } as never),
+    null,
+  );
+  const { uid: _uid, ...missingUid } = process;
+  assert.equal(
+    fingerprintJson({
+      ...fingerprint,
+      containers: [{ ...fingerprint.containers[0]!, processes: [missingUid] }],
+    } as never),
+    null,
+  );
+});
