@@ -18,7 +18,7 @@ import { identityJson } from './0016-identity-json.js';
 import { vulnerabilityStatistics } from './0017-vulnerability-statistics.js';
 import { runtimeStateCompression } from './0018-runtime-state-compression.js';
 import { identityStatistics } from './0019-identity-statistics.js';
-import { derivedVulnerabilityKeys } from './0021-derived-vulnerability-keys.js';
+import { derivedVulnerabilityKeys } from './0020-derived-vulnerability-keys.js';
 import { listTotals } from './0022-list-totals.js';
 import { baselineFingerprintJson } from './0023-baseline-fingerprint-json.js';
 
