@@ -21,6 +21,7 @@ import { identityStatistics } from './0019-identity-statistics.js';
 import { derivedVulnerabilityKeys } from './0020-derived-vulnerability-keys.js';
 import { listTotals } from './0022-list-totals.js';
 import { baselineFingerprintJson } from './0023-baseline-fingerprint-json.js';
+import { inventoryFillfactor } from './0024-inventory-fillfactor.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -46,4 +47,5 @@ export const migrations: readonly Migration[] = [
   derivedVulnerabilityKeys,
   listTotals,
   baselineFingerprintJson,
+  inventoryFillfactor,
 ];

@@ -1,8 +1,10 @@
 /**
  * Keeps inventory_containers in step with the pods of a cluster, inside the ingestion
- * transaction: a pod whose latest version changed has its rows replaced (none when it is deleted
- * or finished), and rows whose owner chain passes through an object that changed are resolved
- * again, so a ReplicaSet or Deployment pushed after its pods still becomes their owner.
+ * transaction: a pod whose latest version changed gets the rows of its running containers (none
+ * when it is deleted or finished): a container it still runs keeps its row, rewritten only where
+ * a value changed, a new one is inserted and a gone one deleted. Rows whose owner chain passes
+ * through an object that changed are resolved again, so a ReplicaSet or Deployment pushed after
+ * its pods still becomes their owner.
  */
 import { createHash } from 'node:crypto';
 import type { Executor } from '../../db/database.js';
@@ -91,7 +93,9 @@ export async function refreshInventory(
   changes: InventoryChanges,
   now: Date,
 ): Promise<ContainerImageRefs> {
-  const removed = await inventory.deleteContainersOfPods(db, scope, changes.changedPodUids);
+  // The images of every replaced row, as when they were all deleted: the CVE usage of an image
+  // a row no longer runs is recomputed too.
+  const previous = await inventory.findContainersOfPods(db, scope, changes.changedPodUids);
   const replaced = new Set(changes.changedPodUids);
   const stale = (await inventory.findRowsOwnedBy(db, scope, changes.changedOwnerUids)).filter(
     (row) => !replaced.has(row.pod_uid),
@@ -128,7 +132,26 @@ export async function refreshInventory(
       }),
     );
   });
-  await inventory.insertContainers(db, scope, rows);
+  // A container's id derives from its cluster, pod and name, so a pod's new version finds the
+  // rows of the containers it still runs by id. Updating them rather than deleting and
+  // inserting them again spares the table's 14 indexes (docs/performance.md, "Fix 14").
+  const stored = new Set(previous.map((row) => row.id));
+  const kept = new Set(rows.map((row) => row.id));
+  await inventory.deleteContainers(
+    db,
+    scope,
+    previous.filter((row) => !kept.has(row.id)).map((row) => row.id),
+  );
+  await inventory.updateContainers(
+    db,
+    scope,
+    rows.filter((row) => stored.has(row.id)),
+  );
+  await inventory.insertContainers(
+    db,
+    scope,
+    rows.filter((row) => !stored.has(row.id)),
+  );
 
   const updates = stale.flatMap((row) => {
     if (!row.pod_owner_uid) return [];
@@ -147,5 +170,5 @@ export async function refreshInventory(
     return [{ id: row.id, owner: resolveTopOwner(placeholder, start, nodes) }];
   });
   await inventory.updateOwners(db, scope, updates);
-  return imageRefsOf([...removed, ...rows, ...stale]);
+  return imageRefsOf([...previous, ...rows, ...stale]);
 }

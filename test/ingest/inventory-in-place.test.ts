@@ -1,0 +1,154 @@
+/**
+ * A pod's new version rewrites the inventory rows of the containers it still runs in place
+ * (docs/performance.md, "Fix 14"): the same row is updated, never deleted and inserted again, and
+ * only when one of its values changed; a container the version no longer runs is deleted, a new
+ * one inserted. A row-level trigger, installed by the test only, records every write to
+ * inventory_containers, so the test sees which statement touched which row.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
+import { createCluster, type KubeJson, list, push, pushSampleCluster, sampleObject } from './sample.js';
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+  for (const sql of [
+    'create table test_inventory_writes (seq serial, op text, id uuid, pod_resource_id text, image text)',
+    'grant insert, select on test_inventory_writes to public',
+    'grant usage on sequence test_inventory_writes_seq_seq to public',
+    `create function test_log_inventory_write() returns trigger language plpgsql as $$
+     begin
+       if tg_op = 'DELETE' then
+         insert into test_inventory_writes (op, id, pod_resource_id, image)
+           values (tg_op, old.id, old.pod_resource_id, old.image);
+         return old;
+       end if;
+       insert into test_inventory_writes (op, id, pod_resource_id, image)
+         values (tg_op, new.id, new.pod_resource_id, new.image);
+       return new;
+     end $$`,
+    `create trigger test_log_inventory_write after insert or update or delete on inventory_containers
+       for each row execute function test_log_inventory_write()`,
+  ])
+    await t.db.query(sql);
+});
+after(() => t.close());
+
+async function writes() {
+  const { rows } = await t.db.query<{ op: string; id: string; pod_resource_id: string; image: string }>(
+    'select op, id, pod_resource_id, image from test_inventory_writes order by seq',
+  );
+  await t.db.query('delete from test_inventory_writes');
+  return rows.map((row) => `${row.op} ${row.id} ${row.image}`).sort();
+}
+
+async function containersOf(tenant: TestTenant, podUid: string) {
+  const res = await t.request({
+    method: 'GET',
+    url: `/accounts/${tenant.accountId}/inventory_containers?limit=100&sort=name&filters=${encodeURIComponent(`pod_uid:${podUid}`)}`,
+    token: tenant.adminToken,
+  });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+
+test("a pod's new version updates the rows of the containers it keeps, and only those", async () => {
+  const tenant = await createTenant(t);
+  const clusterId = (await createCluster(t, tenant.adminToken, tenant.accountId, 'prod')).id;
+  await pushSampleCluster(t, tenant.adminToken, tenant.accountId, clusterId);
+  await writes();
+
+  const v1: KubeJson = sampleObject('Pod', 'storefront', 'api-h9q9d9jrtg-4hj9v');
+  const uid = v1.metadata.uid;
+  const first = await containersOf(tenant, uid);
+  assert.deepEqual(
+    first.entries.map((c: KubeJson) => c.name),
+    ['api', 'log-shipper'],
+  );
+  const idOf = (entries: KubeJson[], name: string) => entries.find((c: KubeJson) => c.name === name).id;
+  const api = idOf(first.entries, 'api');
+  const shipper = idOf(first.entries, 'log-shipper');
+  const pushVersion = async (pod: KubeJson) => {
+    const res = await push(t, tenant.adminToken, tenant.accountId, clusterId, list([pod]));
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.created, 1, 'a new version of the pod');
+  };
+
+  // A new version that changes nothing of its containers: both rows are updated (they point at
+  // the new version's record), none is deleted or inserted, and the API shows the same entries.
+  const v2 = structuredClone(v1);
+  v2.metadata.resourceVersion = '900001';
+  v2.metadata.labels = { ...v2.metadata.labels, rollout: 'two' };
+  await pushVersion(v2);
+  const apiImage = v1.spec.containers[0].image;
+  const shipperImage = v1.spec.containers[1].image;
+  assert.deepEqual(await writes(), [`UPDATE ${api} ${apiImage}`, `UPDATE ${shipper} ${shipperImage}`].sort());
+  const { rows: stored } = await t.db.query<{ pod_resource_id: string }>(
+    'select distinct pod_resource_id from inventory_containers where account_id = $1 and pod_uid = $2',
+    [tenant.accountId, uid],
+  );
+  const latest = await t.request({
+    method: 'GET',
+    url: `/clusters/${clusterId}/resources/${uid}/latest?with_payload=false`,
+    token: tenant.adminToken,
+  });
+  assert.deepEqual(
+    stored.map((row) => row.pod_resource_id),
+    [latest.body.id],
+    "the rows name the new version's record",
+  );
+  assert.deepEqual(await containersOf(tenant, uid), first);
+
+  // The api container gets a new image, the log shipper is gone, a sidecar appears: one update,
+  // one delete, one insert, and the list shows exactly the new containers.
+  const v3 = structuredClone(v2);
+  v3.metadata.resourceVersion = '900002';
+  v3.spec.containers = [
+    { ...v3.spec.containers[0], image: 'registry.example.com/storefront/api:9.9.9' },
+    { name: 'proxy', image: 'docker.io/envoyproxy/envoy:v1.30.0' },
+  ];
+  v3.status.containerStatuses = [
+    { ...v3.status.containerStatuses[0], image: 'registry.example.com/storefront/api:9.9.9', imageID: '' },
+    {
+      name: 'proxy',
+      image: 'docker.io/envoyproxy/envoy:v1.30.0',
+      imageID: '',
+      containerID: 'containerd://feedfacefeedface',
+      state: { running: { startedAt: '2026-11-20T10:00:00Z' } },
+    },
+  ];
+  await pushVersion(v3);
+  const third = await containersOf(tenant, uid);
+  assert.deepEqual(
+    third.entries.map((c: KubeJson) => [c.name, c.image_repo, c.image_tag]),
+    [
+      ['api', 'registry.example.com/storefront/api', '9.9.9'],
+      ['proxy', 'docker.io/envoyproxy/envoy', 'v1.30.0'],
+    ],
+  );
+  assert.equal(idOf(third.entries, 'api'), api, 'the kept container keeps its id');
+  const proxy = idOf(third.entries, 'proxy');
+  assert.deepEqual(
+    await writes(),
+    [
+      `UPDATE ${api} registry.example.com/storefront/api:9.9.9`,
+      `DELETE ${shipper} ${shipperImage}`,
+      `INSERT ${proxy} docker.io/envoyproxy/envoy:v1.30.0`,
+    ].sort(),
+  );
+  const { rows: totals } = await t.db.query<{ total: number }>(
+    `select total from list_totals where account_id = $1 and list = 'inventory_containers'`,
+    [tenant.accountId],
+  );
+  const { rows: counted } = await t.db.query<{ n: number }>(
+    'select count(*)::int as n from inventory_containers where account_id = $1',
+    [tenant.accountId],
+  );
+  assert.equal(Number(totals[0]?.total), counted[0]?.n, 'the kept total still counts the rows');
+
+  // Re-pushing the same version is no new version: nothing is written.
+  const res = await push(t, tenant.adminToken, tenant.accountId, clusterId, list([v3]));
+  assert.equal(res.body.unchanged, 1);
+  assert.deepEqual(await writes(), []);
+});
