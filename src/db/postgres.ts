@@ -46,38 +46,50 @@ export async function openPostgres(url: string, poolSize: number, logger: Databa
   });
 
   /**
+   * A pooled client for one piece of work. A checked-out client has lost the pool's error
+   * listener: a connection terminated meanwhile (pg_terminate_backend, a restart) would emit an
+   * unhandled 'error' and end the process. The failing query reports it to the caller (503) and
+   * the client is discarded, as it is when `work` calls `discard` because the connection can no
+   * longer be trusted.
+   */
+  async function withClient<T>(work: (client: pg.PoolClient, discard: () => void) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let broken = false;
+    const discard = () => {
+      broken = true;
+    };
+    client.on('error', discard);
+    try {
+      return await work(client, discard);
+    } finally {
+      client.removeListener('error', discard);
+      client.release(broken);
+    }
+  }
+
+  /**
    * Every statement runs in a transaction whose first statement sets the data scope of the work
    * in progress (scope.ts) with set_config(..., true): transaction-local, so a pooled connection
    * never carries a previous request's scope into the next one. BEGIN and the settings travel in
    * one round trip (simple protocol; the values are validated UUIDs).
    */
-  async function inScopedTransaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+  function inScopedTransaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
     const begin = `BEGIN; ${setScopeSql(currentScope())}`;
-    const client = await pool.connect();
-    // A checked-out client has lost the pool's error listener: a connection terminated during
-    // the transaction (pg_terminate_backend, a restart) would emit an unhandled 'error' and end
-    // the process. The failing query reports it to the caller (503); the client is discarded.
-    let broken = false;
-    const onConnectionError = () => {
-      broken = true;
-    };
-    client.on('error', onConnectionError);
-    try {
-      await client.query(begin);
-      const result = await work(executorOf(client));
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
+    return withClient(async (client, discard) => {
       try {
-        await client.query('ROLLBACK');
-      } catch {
-        broken = true; // the connection itself failed: do not return it to the pool
+        await client.query(begin);
+        const result = await work(executorOf(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          discard(); // the connection itself failed: do not return it to the pool
+        }
+        throw error;
       }
-      throw error;
-    } finally {
-      client.removeListener('error', onConnectionError);
-      client.release(broken);
-    }
+    });
   }
 
   /**
@@ -85,26 +97,19 @@ export async function openPostgres(url: string, poolSize: number, logger: Databa
    * (scoped-statement.ts). Statements without parameters keep the transaction above, since they
    * may hold several `;`-separated commands, which the extended protocol refuses.
    */
-  async function scopedStatement<Row>(sql: string, params: readonly unknown[]) {
+  function scopedStatement<Row>(sql: string, params: readonly unknown[]) {
     const scopeSql = setScopeSql(currentScope());
-    const client = await pool.connect();
-    let broken = false;
-    const onConnectionError = () => {
-      broken = true;
-    };
-    client.on('error', onConnectionError);
-    try {
-      const result = await queryInScope<Row>(client, scopeSql, sql, params);
-      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
-    } catch (error) {
-      // The backend's own errors leave the connection idle (the implicit transaction ended at the
-      // Sync); anything else (a lost connection, a client that is no longer queryable) discards it.
-      if (!(error instanceof pg.DatabaseError)) broken = true;
-      throw error;
-    } finally {
-      client.removeListener('error', onConnectionError);
-      client.release(broken);
-    }
+    return withClient(async (client, discard) => {
+      try {
+        const result = await queryInScope<Row>(client, scopeSql, sql, params);
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      } catch (error) {
+        // The backend's own errors leave the connection idle (the implicit transaction ended at
+        // the Sync); anything else (a lost connection, a client no longer queryable) discards it.
+        if (!(error instanceof pg.DatabaseError)) discard();
+        throw error;
+      }
+    });
   }
 
   return {
