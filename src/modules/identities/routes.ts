@@ -1,8 +1,8 @@
-import type { FastifyReply } from 'fastify';
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
+import { lazySerializer, sendJsonParts, sendJsonText } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
-import { textPartsStream } from '../../http/text-parts-stream.js';
+import type { ApiIdentity } from './mapping.js';
 import {
   FilterOptionsSchema,
   IdentitiesReportSchema,
@@ -14,35 +14,7 @@ import {
   RiskList,
   RiskPageQuery,
 } from './schemas.js';
-import type { IdentityService, SerializeIdentity } from './service.js';
-
-/**
- * The response schema's serializer of one identity (compiled once per route by Fastify), for
- * identities stored without their cached API text.
- */
-const identitySerializer = (reply: FastifyReply): SerializeIdentity => {
-  let serialize: ((identity: Record<string, unknown>) => string) | undefined;
-  // the same schema object every time: Fastify caches the compiled serializer by it
-  return (identity) => {
-    serialize ??= reply.compileSerializationSchema(IdentitySchema as unknown as Record<string, unknown>);
-    return serialize(identity);
-  };
-};
-
-/**
- * #14 and #16 answer JSON text assembled from the stored identities' cached text
- * (identity-json.ts). Fastify sends a string or a stream with a JSON content type as it is, without the
- * response schema's serializer; the schema stays declared for the OpenAPI document and for the
- * tests that validate these bodies against it.
- */
-function sendJsonText(reply: FastifyReply, text: string) {
-  return reply.type('application/json; charset=utf-8').send(text);
-}
-
-/** A page of identities is streamed part by part instead (text-parts-stream.ts). */
-function sendJsonParts(reply: FastifyReply, parts: string[]) {
-  return reply.type('application/json; charset=utf-8').send(textPartsStream(parts));
-}
+import type { IdentityService } from './service.js';
 
 /** Identities (#14-#18); docs/identities-api.md. */
 export function identityRoutes(app: Api, { identities }: { identities: IdentityService }): void {
@@ -65,7 +37,7 @@ export function identityRoutes(app: Api, { identities }: { identities: IdentityS
         actorOf(request),
         request.params.account_id,
         { ...query, page: { page, pageSize: page_size } },
-        identitySerializer(reply),
+        lazySerializer<ApiIdentity>(reply, IdentitySchema),
       );
       return sendJsonParts(reply, parts);
     },
@@ -109,7 +81,12 @@ export function identityRoutes(app: Api, { identities }: { identities: IdentityS
     },
     async (request, reply) => {
       const { account_id, identity_id } = request.params;
-      const body = await identities.get(actorOf(request), account_id, identity_id, identitySerializer(reply));
+      const body = await identities.get(
+        actorOf(request),
+        account_id,
+        identity_id,
+        lazySerializer<ApiIdentity>(reply, IdentitySchema),
+      );
       return sendJsonText(reply, body);
     },
   );

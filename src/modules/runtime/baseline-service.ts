@@ -40,7 +40,8 @@ export function toApiBaseline(accountId: string, row: repo.BaselineRow, children
 }
 
 /** The response schema's serializer of one entry (the route compiles it once). */
-export type SerializeBaseline = (entry: ReturnType<typeof toApiBaseline>) => string;
+export type BaselineEntry = ReturnType<typeof toApiBaseline>;
+export type SerializeBaseline = (entry: BaselineEntry) => string;
 
 /**
  * One entry's text: its fields (all strings, which JSON.stringify writes as the serializer does)

@@ -2,12 +2,12 @@
  * The runtime read endpoints: insights (list and #6), HTTP request observations (#5), latest
  * baseline fingerprints (#7), and the per-account runtime settings.
  */
-import type { FastifyReply } from 'fastify';
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
+import { lazySerializer, sendJsonText } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
 import { BaselineEntrySchema, BaselineList, BaselineListQuery } from './baseline-schemas.js';
-import type { SerializeBaseline } from './baseline-service.js';
+import type { BaselineEntry } from './baseline-service.js';
 import { registerFingerprintSchemas } from './fingerprint-schemas.js';
 import { HttpObservationList, HttpObservationListQuery } from './http-schemas.js';
 import {
@@ -19,27 +19,6 @@ import {
 } from './insight-schemas.js';
 import type { RuntimeServices } from './services.js';
 import { RuntimeSettingsBody, RuntimeSettingsSchema } from './settings-schemas.js';
-
-/**
- * The response schema's serializer of one baseline (compiled once by Fastify, which caches it by
- * the schema object), for baselines answered without their stored text.
- */
-const baselineSerializer = (reply: FastifyReply): SerializeBaseline => {
-  let serialize: ((entry: Record<string, unknown>) => string) | undefined;
-  return (entry) => {
-    serialize ??= reply.compileSerializationSchema(BaselineEntrySchema as unknown as Record<string, unknown>);
-    return serialize(entry);
-  };
-};
-
-/**
- * A page of baselines is JSON text assembled from each one's stored fingerprint text: Fastify
- * sends a string with a JSON content type as it is, without the response schema's serializer; the
- * schema stays declared for /openapi.json and for the tests that validate bodies against it.
- */
-function sendJsonText(reply: FastifyReply, text: string) {
-  return reply.type('application/json; charset=utf-8').send(text);
-}
 
 export function runtimeRoutes(app: Api, services: RuntimeServices): void {
   const tags = ['runtime'];
@@ -124,7 +103,7 @@ export function runtimeRoutes(app: Api, services: RuntimeServices): void {
         actorOf(request),
         request.params.account_id,
         { filters, q, sort, childrenLimit: children_limit, page: { page, pageSize: page_size } },
-        baselineSerializer(reply),
+        lazySerializer<BaselineEntry>(reply, BaselineEntrySchema),
       );
       return sendJsonText(reply, text);
     },
