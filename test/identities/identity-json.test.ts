@@ -7,8 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { toApiRisk } from '../../src/modules/identities/mapping.js';
-import { findRisksOf, findRiskTextsOf, type RiskRow } from '../../src/modules/identities/repository.js';
 import type { KubeJson } from '../ingest/sample.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
 import {
@@ -167,52 +165,5 @@ describe('identities from their cached API text', () => {
     const full = await getText(`${url}?page_size=200`);
     await clearCache();
     assertSameJson(full, await getText(`${url}?page_size=200`));
-  });
-});
-
-describe("risks' API text written by PostgreSQL", () => {
-  // The values JSON.stringify and PostgreSQL write differently unless the read takes care: escapes
-  // and non-ASCII text, doubles PostgreSQL would write in exponent form, negative zero, instants
-  // with microseconds, resolved risks, and empty or several associated resources.
-  test('is what the risk rows serialize to, byte for byte', async () => {
-    const { rows } = await t.db.query<{ identity_id: string; id: string }>(
-      'select identity_id, id from identity_risks where account_id = $1 order by identity_id, id',
-      [tenant.accountId],
-    );
-    assert.ok(rows.length >= 4, `a realistic set: ${rows.length} risks`);
-    const edits: [string, unknown[]][] = [
-      [
-        `description = $3, name = $4, weight = 1e-7, score = 1e21,
-         first_detected_at = '2026-01-02 03:04:05.057999+00', last_detected_at = '2026-01-02 03:04:05.000001+00',
-         deleted_at = '1999-12-31 23:59:59.999999+00',
-         associated_resources = '[{"id":"a\\"b","name":"n\\u0001\\n","severity":"high"},{"id":"c","name":"d","severity":"low"}]'`,
-        ['quote " backslash \\ tab \t newline \n control \u0001 del \u007f é ✓ 𝄞 \u2028', '</script>'],
-      ],
-      [`weight = -0, score = 0.00012, associated_resources = '[]'`, []],
-      [`weight = 123456789012345680000, score = 2.5e-5, deleted_at = null`, []],
-    ];
-    for (const [index, [set, values]] of edits.entries()) {
-      const row = rows[index]!;
-      await t.db.query(`update identity_risks set ${set} where account_id = $1 and id = $2`, [
-        tenant.accountId,
-        row.id,
-        ...values,
-      ]);
-    }
-    const ids = [...new Set(rows.map((row) => row.identity_id))];
-    const texts = await findRiskTextsOf(t.db, tenant.accountId, ids);
-    const byIdentity = new Map<string, RiskRow[]>();
-    for (const risk of await findRisksOf(t.db, tenant.accountId, ids)) {
-      byIdentity.set(risk.identity_id, [...(byIdentity.get(risk.identity_id) ?? []), risk]);
-    }
-    assert.deepEqual([...texts.keys()].sort(), [...byIdentity.keys()].sort());
-    for (const [identity, risks] of byIdentity) {
-      assert.equal(texts.get(identity), JSON.stringify(risks.map(toApiRisk)));
-    }
-    const edited = JSON.parse(texts.get(rows[0]!.identity_id)!).find(
-      (risk: KubeJson) => risk.id === rows[0]!.id,
-    );
-    assert.equal(edited.first_detected_at, '2026-01-02T03:04:05.057Z');
-    assert.equal(edited.weight, 1e-7);
   });
 });

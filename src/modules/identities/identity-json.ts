@@ -9,8 +9,7 @@
  * Everything else is read at request time, because something other than that upsert changes it:
  * - the row's scalar fields: a touch moves `last_used_at`, a removal rewrites status, score and
  *   `updated_at` (which is also `rbac_objects.created_at`);
- * - `risks`: identity_risks rows, whose detection times move without the identity being rewritten
- *   (their text is written by the risks' read, repository.ts findRiskTextsOf);
+ * - `risks`: identity_risks rows, whose detection times move without the identity being rewritten;
  * - `raw_rbac_objects`: cluster_resources versions, spliced in as the stored text (a version no
  *   longer stored drops out, as before).
  *
@@ -27,8 +26,8 @@ import type {
   Permission,
 } from '../../engines/rbac/index.js';
 import { iso } from '../../http/ids.js';
-import { identityHead } from './mapping.js';
-import type { IdentityRow } from './repository.js';
+import { identityHead, toApiRisk } from './mapping.js';
+import type { IdentityRow, RiskRow } from './repository.js';
 
 /** An assigned role as stored: the engine's plus the storage-owned SubjectRef fields. */
 export interface StoredAssignedRole extends AssignedRole {
@@ -176,13 +175,13 @@ function apiRisksSummary(stored: IdentityRow['risks_summary']) {
  */
 export function identityJson(
   row: IdentityRow,
-  risksJson: string,
+  risks: readonly RiskRow[],
   rawByKey: ReadonlyMap<string, RawObjectText>,
 ): string | null {
   if (row.assigned_roles_json === null || row.access_json === null) return null;
   const head = JSON.stringify(identityHead(row));
   return (
-    `${head.slice(0, -1)},"risks":${risksJson}` +
+    `${head.slice(0, -1)},"risks":${JSON.stringify(risks.map(toApiRisk))}` +
     `,"risks_summary":${JSON.stringify(apiRisksSummary(row.risks_summary))}` +
     `,"rbac_objects":{"assigned_roles":${row.assigned_roles_json}` +
     `,"created_at":${JSON.stringify(iso(row.updated_at))},${row.access_json.slice(1)}` +

@@ -3,7 +3,6 @@
  * filters and sorts read plain indexed columns and identity_facets, never JSON.
  */
 import type { Executor } from '../../db/database.js';
-import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
 import { orderBy, type Sort } from '../../http/sort.js';
@@ -169,69 +168,6 @@ export async function findRisksOf(db: Executor, accountId: string, identityIds: 
     [accountId, identityIds],
   );
   return rows;
-}
-
-const jsonText = (column: string) => `to_json(${column})::text`;
-
-/**
- * A risk's API text in three pieces around its two doubles: PostgreSQL writes the strings (its JSON
- * escaping is JSON.stringify's: the same escapes, lowercase \u00xx) and the instants, and Node
- * writes the doubles, whose text differs from PostgreSQL's for very small and very large values.
- * The fields are toApiRisk's, in its order; associated_resources is rebuilt per element because
- * jsonb's own text puts spaces after colons and commas (the risk store writes each element's three
- * fields as strings, so their jsonb text is their JSON).
- */
-const RISK_TEXT = `'{"id":"' || id || '","identity_id":"' || identity_id || '","type":' || ${jsonText('type')}
-    || ',"name":' || ${jsonText('name')} || ',"description":' || ${jsonText('description')}
-    || ',"fingerprint":' || ${jsonText('fingerprint')} || ',"weight":' as head,
-  weight, score,
-  ',"severity":' || ${jsonText('severity')} || ',"namespace":' || ${jsonText('namespace')}
-    || ',"risk_counter":' || risk_counter
-    || ',"associated_resources":[' || coalesce((
-         select string_agg('{"id":' || (e.value -> 'id')::text || ',"name":' || (e.value -> 'name')::text
-                           || ',"severity":' || (e.value -> 'severity')::text || '}', ',' order by e.ordinality)
-           from jsonb_array_elements(associated_resources) with ordinality e), '')
-    || '],"first_detected_at":"' || ${isoUtc('first_detected_at')}
-    || '","last_detected_at":"' || ${isoUtc('last_detected_at')}
-    || '","deleted_at":' || coalesce('"' || ${isoUtc('deleted_at')} || '"', 'null') || '}' as tail`;
-
-/**
- * The API JSON of every risk (open and resolved) of the given identities, by identity: what
- * `JSON.stringify(risks.map(toApiRisk))` writes from findRisksOf's rows, without building a row, a
- * Date and an API object per risk (docs/performance.md, "Fix 15").
- */
-export async function findRiskTextsOf(db: Executor, accountId: string, identityIds: string[]) {
-  const texts = new Map<string, string>();
-  if (identityIds.length === 0) return texts;
-  const { rows } = await db.query<{
-    identity_id: string;
-    head: string;
-    weight: number;
-    score: number;
-    tail: string;
-  }>(
-    `select identity_id, ${RISK_TEXT} from identity_risks
-      where account_id = $1 and identity_id = any($2::uuid[]) order by identity_id, ${RISK_ORDER}`,
-    [accountId, identityIds],
-  );
-  let identity: string | undefined;
-  let parts: string[] = [];
-  const flush = () => {
-    if (identity !== undefined) texts.set(identity, `[${parts.join(',')}]`);
-  };
-  for (const row of rows) {
-    if (row.identity_id !== identity) {
-      flush();
-      identity = row.identity_id;
-      parts = [];
-    }
-    // JSON.stringify, as toApiRisk's Number() then the serializer did: NaN and infinities are null
-    parts.push(
-      `${row.head}${JSON.stringify(Number(row.weight))},"score":${JSON.stringify(Number(row.score))}${row.tail}`,
-    );
-  }
-  flush();
-  return texts;
 }
 
 export async function listRisksOfType(

@@ -58,13 +58,11 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
    * mapped and serialized through the response schema as before.
    */
   async function expand(accountId: string, rows: repo.IdentityRow[], serialize: SerializeIdentity) {
-    const cached = (row: repo.IdentityRow) => row.assigned_roles_json !== null && row.access_json !== null;
-    const idsOf = (wanted: boolean) => rows.filter((row) => cached(row) === wanted).map((row) => row.id);
-    // The cached rows' risks come as text; risk rows only for the rows serialized the old way.
-    const [riskTexts, risks] = await Promise.all([
-      repo.findRiskTextsOf(db, accountId, idsOf(true)),
-      repo.findRisksOf(db, accountId, idsOf(false)),
-    ]);
+    const risks = await repo.findRisksOf(
+      db,
+      accountId,
+      rows.map((row) => row.id),
+    );
     const idsByCluster = new Map<string, string[]>();
     for (const row of rows) {
       const ids = idsByCluster.get(row.cluster_id) ?? [];
@@ -80,13 +78,12 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
       else risksOf.set(risk.identity_id, [risk]);
     }
     return rows.map((row) => {
-      const text = identityJson(row, riskTexts.get(row.id) ?? '[]', raw);
-      if (text !== null) return text;
+      const risksOfRow = risksOf.get(row.id) ?? [];
+      const cached = identityJson(row, risksOfRow, raw);
+      if (cached !== null) return cached;
       const { rbac_objects } = row;
       if (rbac_objects === null) throw new Error(`identity ${row.id} was read without its rbac_objects`);
-      return serialize(
-        toApiIdentity({ ...row, rbac_objects }, risksOf.get(row.id) ?? [], rawRbacObjects(row, raw)),
-      );
+      return serialize(toApiIdentity({ ...row, rbac_objects }, risksOfRow, rawRbacObjects(row, raw)));
     });
   }
 
