@@ -20,6 +20,7 @@ import { lockCluster } from '../src/ingest/kubernetes/resource-store.js';
 import { validatePush } from '../src/modules/clusters/ingest-service.js';
 import { lockScans } from '../src/modules/vulnerabilities/scan-store.js';
 import { asLists, clusterObjects, podsVersion } from './dataset/kubernetes.js';
+import { SIZES } from './sizes.js';
 
 const quiet = { warn: () => {}, error: () => {} };
 const env = (name: string) => {
@@ -30,15 +31,8 @@ const env = (name: string) => {
 const accountId = env('ACCOUNT_ID');
 const tenantId = env('TENANT_ID');
 const rounds = Number(process.argv[2] ?? 3);
-const SIZE = {
-  serviceAccounts: 250,
-  bindings: 400,
-  namespaces: 10,
-  deployments: 250,
-  replicas: 4,
-  podVersions: 2,
-};
-const IMAGES = 20;
+// One cluster of the small size: its RBAC, controllers and pods.
+const { cluster: SIZE, images: IMAGES } = SIZES.small.dataset;
 const TRIGGERS: [string, string[]][] = [
   ['cluster_resources', ['list_totals_inserted', 'list_totals_updated', 'list_totals_deleted']],
   ['inventory_containers', ['list_totals_inserted', 'list_totals_deleted']],
