@@ -36,11 +36,16 @@ after(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** The server's connections (the admin client sits in another database: ALTER DATABASE needs that). */
+/**
+ * The server's connections (the admin client sits in another database: ALTER DATABASE needs that).
+ * Only client backends: an autovacuum worker on the database runs as the bootstrap superuser, and
+ * a non-superuser terminating it fails the whole statement.
+ */
 const terminateBackends = async () =>
   (
     await (admin as pg.Client).query(
-      'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      `select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = $1 and pid <> pg_backend_pid() and backend_type = 'client backend'`,
       [databaseName],
     )
   ).rowCount ?? 0;

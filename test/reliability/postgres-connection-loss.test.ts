@@ -45,7 +45,11 @@ test('a database that refuses connections is unavailable (503), not an internal 
   await admin.connect();
   try {
     await admin.query(`alter database ${name} allow_connections false`);
-    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+    // Client backends only: terminating an autovacuum worker needs a superuser.
+    await admin.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and backend_type = 'client backend'`,
+      [name],
+    );
     // Let the pool notice and drop its terminated idle connections: the query must open a new one.
     await new Promise((resolve) => setTimeout(resolve, 300));
     await assert.rejects(database.db.query('select 1'), (error) => {
