@@ -126,10 +126,9 @@ export async function listIdentities(
 ) {
   const where = listWhere(accountId, query.filters);
   // Unfiltered, the account's total is kept at ingestion (migration 0022).
-  const count =
-    where.size === 1
-      ? keptTotal(db, accountId, 'identities')
-      : countRows(db, `select count(*) as total from identities i where ${where.sql}`, [...where.params]);
+  const count = !where.filtered
+    ? keptTotal(db, accountId, 'identities')
+    : countRows(db, `select count(*) as total from identities i where ${where.sql}`, [...where.params]);
   // A deferred join, as the containers and resources lists do (docs/performance.md, "Fix 4"): the
   // page's keys first, from the sort's index (account_id, <field>, id) or a sort of narrow keys,
   // then those rows by primary key. Sorting whole identity rows (about 1.5 KB each) spilled to

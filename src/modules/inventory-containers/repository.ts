@@ -99,12 +99,11 @@ export async function listContainers(
   if (query.q) addSearch(where, accountId, query.q);
   const filter = where.sql;
   // Unfiltered, the account's total is kept at ingestion (migration 0022): no count of its rows.
-  const count =
-    where.size === 1
-      ? keptTotal(db, accountId, 'inventory_containers')
-      : countRows(db, `select count(*) as total from inventory_containers c where ${filter}`, [
-          ...where.params,
-        ]);
+  const count = !where.filtered
+    ? keptTotal(db, accountId, 'inventory_containers')
+    : countRows(db, `select count(*) as total from inventory_containers c where ${filter}`, [
+        ...where.params,
+      ]);
   // A deferred join: the page's keys first, in order, from the sort's index alone (no row of the
   // account is read or sorted), then those rows by primary key, put back in the same order.
   const order = orderBy(query.sort, SORT_COLUMNS, 'c.id');

@@ -1,11 +1,11 @@
 /**
  * The totals of the unfiltered lists, kept per account by the tables' triggers (migration 0022,
- * docs/performance.md "Fix 12"). A list whose WHERE is only its account's (and its default
- * predicate) reads its total here instead of counting the account's rows; a filtered list still
- * counts the range of its filter.
+ * docs/performance.md "Fix 12"). A list with no filter (`Where.filtered` is false) reads its
+ * total here instead of counting the account's rows; a filtered list still counts the range of
+ * its filter.
  *
  * @example
- *   const total = await (where.size === 1
+ *   const total = await (!where.filtered
  *     ? keptTotal(db, accountId, 'inventory_containers')
  *     : countRows(db, 'select count(*) as total from inventory_containers c where ...', params));
  */

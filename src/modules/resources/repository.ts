@@ -63,7 +63,7 @@ const THEN_BY: Partial<Record<ResourceSortField, string>> = { namespace: 'r.name
 function listWhere(accountId: string, filters: ResourceFilters): Where {
   const where = new Where('r.account_id = $', accountId);
   // The live partial indexes carry exactly this predicate.
-  if (!filters.includeHistory) where.addRaw('r.is_latest and r.deleted_at is null');
+  if (!filters.includeHistory) where.addDefinition('r.is_latest and r.deleted_at is null');
   if (filters.from) where.add('r.ingested_at >= $', filters.from);
   if (filters.to) where.add('r.ingested_at <= $', filters.to);
   if (filters.clusterIds.length > 0) where.add('r.cluster_id = any($::uuid[])', filters.clusterIds);
@@ -94,10 +94,10 @@ export async function listResources(
   const order = orderBy(query.sort, SORT_COLUMNS, tiebreak);
   const filter = where.sql;
   // The live versions of the account, unfiltered: their total is kept at ingestion (migration 0022).
-  const unfiltered = !query.filters.includeHistory && where.size === 2;
-  const count = unfiltered
-    ? keptTotal(db, accountId, 'cluster_resources_live')
-    : countRows(db, `select count(*) as total from cluster_resources r where ${filter}`, [...where.params]);
+  const count =
+    !query.filters.includeHistory && !where.filtered
+      ? keptTotal(db, accountId, 'cluster_resources_live')
+      : countRows(db, `select count(*) as total from cluster_resources r where ${filter}`, [...where.params]);
   // A deferred join: the page's keys first, in order, from the sort's live index alone (no row of
   // the account is read or sorted), then those rows by primary key, put back in the same order.
   const list = db.query<ResourceRow>(

@@ -10,19 +10,32 @@
 export class Where {
   readonly params: unknown[] = [];
   private readonly clauses: string[] = [];
+  private narrowed = false;
 
+  /** `clause` scopes the list to its owner (`r.account_id = $`): it narrows nothing. */
   constructor(clause: string, value: unknown) {
-    this.add(clause, value);
+    this.clauses.push(clause.replace('$', this.next(value)));
   }
 
-  /** Adds `clause` with its one `$` bound to `value`. */
+  /** Adds a filter `clause` with its one `$` bound to `value`. */
   add(clause: string, value: unknown): this {
     this.clauses.push(clause.replace('$', this.next(value)));
+    this.narrowed = true;
     return this;
   }
 
-  /** Adds a clause without parameters. */
+  /** Adds a filter clause without parameters. */
   addRaw(clause: string): this {
+    this.clauses.push(clause);
+    this.narrowed = true;
+    return this;
+  }
+
+  /**
+   * Adds a clause that defines the list rather than filters it (the live versions of resources):
+   * the list's kept total already counts only these rows.
+   */
+  addDefinition(clause: string): this {
     this.clauses.push(clause);
     return this;
   }
@@ -34,11 +47,11 @@ export class Where {
   }
 
   /**
-   * The number of clauses: a list whose WHERE holds only its account's clause (and its default
-   * predicate) is unfiltered, and reads its kept total (modules/list-totals).
+   * Whether a filter was added: a list that is not filtered holds every row of its account and
+   * reads its kept total (modules/list-totals) instead of counting.
    */
-  get size(): number {
-    return this.clauses.length;
+  get filtered(): boolean {
+    return this.narrowed;
   }
 
   get sql(): string {

@@ -81,14 +81,13 @@ function whereOf(accountId: string, query: PackageQuery): Where {
 export async function listPackages(db: Executor, accountId: string, query: PackageQuery) {
   const where = whereOf(accountId, query);
   // Unfiltered, the account's total is kept at ingestion (migration 0022).
-  const count =
-    where.size === 1
-      ? keptTotal(db, accountId, 'vulnerability_packages')
-      : countRows(
-          db,
-          `${IN_USE_IMAGES} select count(*) as total from vulnerability_packages p where ${where.sql}`,
-          [...where.params],
-        );
+  const count = !where.filtered
+    ? keptTotal(db, accountId, 'vulnerability_packages')
+    : countRows(
+        db,
+        `${IN_USE_IMAGES} select count(*) as total from vulnerability_packages p where ${where.sql}`,
+        [...where.params],
+      );
   const list = db.query<PackageRow>(
     `${IN_USE_IMAGES} select ${COLUMNS}, ${IN_USE} as in_use from vulnerability_packages p
       where ${where.sql} ${orderBy(query.sort)}
