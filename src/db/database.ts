@@ -14,11 +14,34 @@ export interface QueryResult<Row> {
   rowCount: number;
 }
 
+/** One statement and its parameters. */
+export interface Statement {
+  sql: string;
+  params: readonly unknown[];
+}
+
 /** Something that runs SQL: the database itself or an open transaction. */
 export interface Executor {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
   /** Runs several `;`-separated statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Runs independent statements that return rows (a list page and its total) together, in one
+   * round trip where the engine can (PostgreSQL's pool: postgres.ts); see `queryAll`.
+   */
+  queryAll?(statements: readonly Statement[]): Promise<QueryResult<Record<string, unknown>>[]>;
+}
+
+/**
+ * Each statement's result, in order. Together in one round trip and one snapshot on PostgreSQL;
+ * elsewhere (PGlite, which has no round trips, or an open transaction) one after the other.
+ */
+export function queryAll(
+  db: Executor,
+  statements: readonly Statement[],
+): Promise<QueryResult<Record<string, unknown>>[]> {
+  if (db.queryAll) return db.queryAll(statements);
+  return Promise.all(statements.map((statement) => db.query(statement.sql, statement.params)));
 }
 
 export interface Database extends Executor {

@@ -1,7 +1,14 @@
 import pg from 'pg';
-import { type Database, type DatabaseLogger, type Executor, parseNumber, TYPE_OIDS } from './database.js';
+import {
+  type Database,
+  type DatabaseLogger,
+  type Executor,
+  parseNumber,
+  type Statement,
+  TYPE_OIDS,
+} from './database.js';
 import { currentScope, setScopeSql } from './scope.js';
-import { queryInScope } from './scoped-statement.js';
+import { queryAllInScope, queryInScope } from './scoped-statement.js';
 
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
@@ -112,8 +119,26 @@ export async function openPostgres(url: string, poolSize: number, logger: Databa
     });
   }
 
+  /** Several statements with their scope, in one round trip on one connection (scoped-statement.ts). */
+  function scopedStatements(statements: readonly Statement[]) {
+    const scopeSql = setScopeSql(currentScope());
+    return withClient(async (client, discard) => {
+      try {
+        const results = await queryAllInScope(client, scopeSql, statements);
+        return results.map((result) => ({ rows: result.rows, rowCount: result.rowCount ?? 0 }));
+      } catch (error) {
+        if (!(error instanceof pg.DatabaseError)) discard();
+        throw error;
+      }
+    });
+  }
+
   return {
     engine: 'postgres',
+    queryAll: (statements) =>
+      statements.length === 1
+        ? scopedStatement(statements[0]!.sql, statements[0]!.params).then((result) => [result])
+        : scopedStatements(statements),
     query: (sql, params) =>
       params && params.length > 0
         ? scopedStatement(sql, params)

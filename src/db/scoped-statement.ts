@@ -12,8 +12,20 @@
  *
  * The settings' statement answers one row and a command completion before the statement's own
  * messages arrive; both are skipped here, everything else is pg's own Query.
+ *
+ * Several independent statements (a list page and its total) can share that round trip: each is
+ * parsed, bound, described and executed before the one Sync, in the same implicit transaction
+ * and snapshot, and pg's Query collects one result per statement, in order, as it does for a
+ * multi-statement simple query (docs/performance.md, "Fix 16d").
  */
+import { createRequire } from 'node:module';
 import pg from 'pg';
+import type { Statement } from './database.js';
+
+/** pg's own conversion of parameter values (Dates, arrays, Buffers, JSON) for Bind. */
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
+  prepareValue(value: unknown): unknown;
+};
 
 /** What pg's Query does with the backend's messages: untyped internals of pg 8. */
 interface QueryInternals {
@@ -26,6 +38,7 @@ interface QueryInternals {
 interface ConnectionWrites {
   parse(query: { text: string }): void;
   bind(config: object): void;
+  describe(config: { type: 'P'; name: string }): void;
   execute(config: object): void;
   stream: { cork?: () => void; uncork?: () => void };
 }
@@ -34,25 +47,43 @@ class ScopedQuery extends pg.Query {
   /** false until the settings' statement has completed: its row is not the caller's */
   private scopeDone = false;
 
+  /**
+   * `statements` run in order; the last is pg's own, whose Execute is followed by the Sync. The
+   * callback gets one result, or an array of them for several statements.
+   */
   constructor(
     private readonly scopeSql: string,
-    text: string,
-    values: readonly unknown[],
-    callback: (error: Error | undefined, result: pg.QueryResult) => void,
+    statements: readonly Statement[],
+    callback: (error: Error | undefined, result: pg.QueryResult | pg.QueryResult[]) => void,
   ) {
+    const before = statements.slice(0, -1);
+    const last = statements[statements.length - 1]!;
     // 'extended': the statement goes through Parse/Bind/Execute even without parameters, so its
     // Sync is the one that ends the implicit transaction.
-    super({ text, values: [...values], queryMode: 'extended' } as pg.QueryConfig, callback as never);
+    super(
+      { text: last.sql, values: [...last.params], queryMode: 'extended' } as pg.QueryConfig,
+      callback as never,
+    );
     const own = this as unknown as QueryInternals;
     const query = pg.Query.prototype as unknown as QueryInternals;
     own.submit = (connection) => {
       const writes = connection as unknown as ConnectionWrites;
-      // Corked: the settings' messages and the statement's (which pg corks itself) leave in one write.
+      // Corked: the settings' messages and the statements' (the last of which pg corks itself)
+      // leave in one write.
       writes.stream.cork?.();
       try {
         writes.parse({ text: this.scopeSql });
         writes.bind({});
         writes.execute({});
+        for (const statement of before) {
+          writes.parse({ text: statement.sql });
+          // As pg's Query binds: unnamed portal, text format, its own value conversion. A value
+          // it cannot convert throws here, half a pipeline written: the error goes to the caller,
+          // which discards the connection (not a DatabaseError).
+          writes.bind({ values: [...statement.params], valueMapper: prepareValue });
+          writes.describe({ type: 'P', name: '' });
+          writes.execute({});
+        }
         return query.submit.call(this, connection);
       } finally {
         writes.stream.uncork?.();
@@ -80,7 +111,28 @@ export function queryInScope<Row>(
 ): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
   return new Promise((resolve, reject) => {
     client.query(
-      new ScopedQuery(scopeSql, sql, params, (error, result) => (error ? reject(error) : resolve(result))),
+      new ScopedQuery(scopeSql, [{ sql, params }], (error, result) =>
+        error ? reject(error) : resolve(result as pg.QueryResult<Row & pg.QueryResultRow>),
+      ),
+    );
+  });
+}
+
+/**
+ * Runs each of `statements` (statements that return rows) on `client` after `scopeSql`, all in
+ * one implicit transaction and one round trip; one result per statement, in their order.
+ */
+export function queryAllInScope(
+  client: pg.PoolClient,
+  scopeSql: string,
+  statements: readonly Statement[],
+): Promise<pg.QueryResult[]> {
+  return new Promise((resolve, reject) => {
+    client.query(
+      new ScopedQuery(scopeSql, statements, (error, result) => {
+        if (error) reject(error);
+        else resolve(Array.isArray(result) ? result : [result]);
+      }),
     );
   });
 }

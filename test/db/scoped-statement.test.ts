@@ -2,11 +2,14 @@
  * A lone statement with parameters travels with its data scope in one round trip, inside one
  * implicit transaction (src/db/scoped-statement.ts). These pin what the three round trips of
  * BEGIN / statement / COMMIT used to guarantee: the statement sees its scope, rows and errors are
- * its own, each statement is its own transaction, and a failure leaves the pool usable.
+ * its own, each statement is its own transaction, and a failure leaves the pool usable. Several
+ * statements sent together (`queryAll`: a list page and its total) share the scope and one
+ * transaction, and each gets its own rows, in order; on PGlite they run one after the other.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import { queryAll } from '../../src/db/database.js';
 import { withScope, withSystemScope } from '../../src/db/scope.js';
 import { createTestDatabase, TEST_APP_ROLE, type TestDatabase } from '../support/database.js';
 
@@ -84,5 +87,97 @@ test(
       db.query<{ n: number }>('select n from scoped_statement_probe where n > $1 order by n', [0]),
     );
     assert.deepEqual(stored.rows, [{ n: 8 }]);
+  },
+);
+
+test('statements sent together each get their own rows, in order, under the scope', async () => {
+  const tenantId = randomUUID();
+  const accountId = randomUUID();
+  const when = new Date('2026-01-02T03:04:05.678Z');
+  const results = await withScope({ kind: 'tenant', tenantId, accountIds: [accountId] }, () =>
+    queryAll(database.db, [
+      {
+        sql: `select g::int as n, current_setting('posture.tenant_id', true) as tenant
+                from generate_series(1, $1::int) g`,
+        params: [3],
+      },
+      // No rows: still a result of its own, not the next statement's.
+      { sql: 'select 1 as none where $1::int = 0', params: [1] },
+      // Parameters converted as pg converts them: a Date, an array.
+      {
+        sql: 'select $1::timestamptz = $2::timestamptz as same, $3::text[] as list',
+        params: [when, when.toISOString(), ['a', 'b']],
+      },
+      { sql: 'select count(*) as total from generate_series(1, $1::int)', params: [4] },
+    ]),
+  );
+  assert.deepEqual(
+    results.map((result) => result.rows),
+    [
+      // PGlite sets no scope settings: its one connection is the owner, whom no policy binds.
+      [1, 2, 3].map((n) => ({ n, tenant: database.url ? tenantId : null })),
+      [],
+      [{ same: true, list: ['a', 'b'] }],
+      [{ total: 4 }],
+    ],
+  );
+  assert.deepEqual(
+    results.map((result) => result.rowCount),
+    [3, 0, 1, 1],
+  );
+});
+
+test(
+  'statements sent together share one transaction, and a failure rejects them all',
+  postgresOnly,
+  async () => {
+    const db = database.db;
+    const together = await withSystemScope(() =>
+      queryAll(db, [
+        {
+          sql: "select txid_current()::text as xid, current_setting('posture.system') as system where $1::int = 1",
+          params: [1],
+        },
+        {
+          sql: "select txid_current()::text as xid, current_setting('posture.system') as system where $1::int = 1",
+          params: [1],
+        },
+      ]),
+    );
+    assert.equal(together[0]?.rows[0]?.system, 'on');
+    assert.deepEqual(together[0]?.rows, together[1]?.rows, 'the same transaction and settings');
+    // The first fails: the second is skipped, the whole rejects with the database's error.
+    await assert.rejects(
+      withSystemScope(() =>
+        queryAll(db, [
+          { sql: 'select 1 / $1::int as q', params: [0] },
+          { sql: 'select $1::int as n', params: [1] },
+        ]),
+      ),
+      { code: '22012' },
+    );
+    // The last fails after the first answered.
+    await assert.rejects(
+      withSystemScope(() =>
+        queryAll(db, [
+          { sql: 'select $1::int as n', params: [1] },
+          { sql: 'select 1 / $1::int as q', params: [0] },
+        ]),
+      ),
+      { code: '22012' },
+    );
+    // Every connection of the pool still answers, with no settings left over.
+    const after = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        queryAll(db, [
+          { sql: "select current_setting('posture.system', true) as system where $1::int = 1", params: [1] },
+          { sql: 'select $1::int as n', params: [2] },
+        ]),
+      ),
+    );
+    for (const [settings, second] of after) {
+      assert.deepEqual(settings?.rows, [{ system: '' }]);
+      assert.deepEqual(second?.rows, [{ n: 2 }]);
+    }
   },
 );

@@ -1,7 +1,9 @@
 /**
- * The unfiltered lists' totals are kept at ingestion (migration 0022, docs/performance.md "Fix 12"):
- * after any sequence of pushes (watch events, snapshots that delete and restore, scans that add and
- * drop packages) and cluster removals, each kept total equals count(*) of its list's predicate, and
+ * The unfiltered lists' totals are kept at ingestion (migration 0022, docs/performance.md "Fix 12";
+ * the runtime lists per cluster, migration 0028, "Fix 16d"): after any sequence of pushes (watch
+ * events, snapshots that delete and restore, scans that add and drop packages, runtime pushes that
+ * add HTTP observations, close learning windows and raise insights) and removals of a cluster's
+ * inventory or runtime rows, each kept total equals count(*) of its list's predicate, and
  * the lists' unfiltered total_count is that number. A statement of any kind written outside the
  * ingestion (by hand, over several accounts, TRUNCATE) keeps them too: the triggers cannot be
  * bypassed by a new write path.
@@ -10,6 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import type { Executor } from '../../src/db/database.js';
+import { exec, httpRequest, pushOk as pushRuntimeOk, putSettings, WEB } from '../runtime/support.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
 import { type ScanDoc, scanDoc } from '../vulnerabilities/support.js';
 import { createCluster, type KubeJson, list, push, sampleItems } from './sample.js';
@@ -38,11 +41,32 @@ const LISTS = [
     from: 'vulnerability_packages where account_id = $1',
   },
   { list: 'identities', url: 'identities', from: 'identities where account_id = $1' },
+  {
+    list: 'runtime_http_observations',
+    url: 'container_runtime_insights/http_requests',
+    from: 'runtime_http_observations where account_id = $1',
+  },
+  {
+    list: 'runtime_baselines',
+    url: 'container_runtime_latest_baseline_fingerprints',
+    from: 'runtime_baselines where account_id = $1',
+  },
+  {
+    list: 'runtime_insights',
+    url: 'container_runtime_insights',
+    from: 'runtime_insights where account_id = $1',
+  },
 ] as const;
 
+/** The tables whose runtime rows a removal of a cluster's runtime data deletes. */
+const RUNTIME_TABLES = ['runtime_http_observations', 'runtime_baselines', 'runtime_insights'] as const;
+
+/** Per list, its kept total: the inventory lists' row, the runtime lists' sum over clusters. */
 async function keptTotals(db: Executor, accountId: string) {
   const { rows } = await db.query<{ list: string; total: number }>(
-    'select list, total from list_totals where account_id = $1',
+    `select list, total from list_totals where account_id = $1
+     union all
+     select list, sum(total) from runtime_list_totals where account_id = $1 group by list`,
     [accountId],
   );
   return new Map(rows.map((row) => [row.list, Number(row.total)]));
@@ -92,7 +116,9 @@ type Op =
   | { op: 'watch'; cluster: number; events: { slot: number; remove: boolean }[] }
   | { op: 'snapshot'; cluster: number; slots: number[]; bump: number[] }
   | { op: 'scan'; cluster: number; components: number }
-  | { op: 'purge'; cluster: number };
+  | { op: 'purge'; cluster: number }
+  | { op: 'runtime'; cluster: number; workloads: number[]; paths: number[]; drift: boolean }
+  | { op: 'forget'; cluster: number };
 
 const slot = fc.nat({ max: SLOTS.length - 1 });
 const cluster = fc.nat({ max: 1 });
@@ -119,7 +145,51 @@ const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({ op: fc.constant('scan' as const), cluster, components: fc.nat({ max: 21 }) }),
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('purge' as const), cluster }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant('runtime' as const),
+      cluster,
+      workloads: fc.uniqueArray(fc.nat({ max: 3 }), { minLength: 1, maxLength: 4 }),
+      paths: fc.uniqueArray(fc.nat({ max: 5 }), { maxLength: 3 }),
+      drift: fc.boolean(),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('forget' as const), cluster }) },
 );
+
+/** The seconds of a learning window in these tests: an event a window later closes it. */
+const WINDOW_SECONDS = 60;
+
+/**
+ * A runtime push from `start` (seconds): each workload runs its server and serves some paths
+ * (HTTP observations); with drift, it runs a binary it never ran before two windows later, which
+ * closes its learning window (a baseline) and raises an insight.
+ */
+function runtimeEvents(start: number, push: { workloads: number[]; paths: number[]; drift: boolean }) {
+  return push.workloads.flatMap((w) => {
+    const workload = {
+      ...WEB,
+      workload: `svc-${w}`,
+      pod: `svc-${w}-5d4f8b7c9-q2w3${w}`,
+      containerId: `containerd://${String(w).repeat(64)}`,
+    };
+    return [
+      exec(workload, start + w, { pid: 1, ppid: 0, comm: 'server', exe: '/app/server' }),
+      ...push.paths.map((p) => httpRequest(workload, start + w + 1, { path: `/api/v${p}/orders` })),
+      ...(push.drift
+        ? [
+            exec(workload, start + 2 * WINDOW_SECONDS, {
+              pid: 9,
+              ppid: 1,
+              comm: 'curl',
+              exe: `/tmp/curl-${start}`,
+            }),
+          ]
+        : []),
+    ];
+  });
+}
 
 const POSTGRES_SCAN: ScanDoc = scanDoc('postgres-16.4.cdx.json');
 
@@ -130,10 +200,14 @@ function scanWith(n: number): ScanDoc {
   return doc;
 }
 
-/** Per cluster: the last resourceVersion sent of each slot (a newer one makes a new version). */
+/**
+ * Per cluster: the last resourceVersion sent of each slot (a newer one makes a new version). The
+ * runtime clock moves on by more than a learning window at each runtime push.
+ */
 interface Model {
   clusters: { id: string; versions: Map<number, number> }[];
   version: number;
+  seconds: number;
 }
 
 function objectAt(model: Model, clusterIndex: number, index: number, bump: boolean): KubeJson {
@@ -145,7 +219,7 @@ function objectAt(model: Model, clusterIndex: number, index: number, bump: boole
 }
 
 /** What the pushes of all runs reported, so the test knows it reached deletes and restores. */
-const seen = { deleted: 0, restored: 0 };
+const seen = { deleted: 0, restored: 0, forgotten: 0, insights: 0 };
 
 async function apply(tenant: TestTenant, model: Model, op: Op) {
   const clusterId = model.clusters[op.cluster]!.id;
@@ -176,6 +250,25 @@ async function apply(tenant: TestTenant, model: Model, op: Op) {
       headers: { 'content-type': 'application/json' },
     });
     assert.equal(res.status, 200, res.text);
+  } else if (op.op === 'runtime') {
+    model.seconds += 10 * WINDOW_SECONDS;
+    const start = model.seconds;
+    await pushRuntimeOk(
+      t,
+      { token: tenant.adminToken, accountId: tenant.accountId, clusterId },
+      runtimeEvents(start, op),
+    );
+  } else if (op.op === 'forget') {
+    // What a retention job or a cluster deletion would do to the runtime lists one day.
+    await t.db.transaction(async (tx) => {
+      for (const table of RUNTIME_TABLES) {
+        const { rowCount } = await tx.query(
+          `delete from ${table} where account_id = $1 and cluster_id = $2`,
+          [tenant.accountId, clusterId],
+        );
+        seen.forgotten += rowCount;
+      }
+    });
   } else {
     // What removing a cluster's objects does to the lists, whichever path does it one day.
     await t.db.transaction(async (tx) => {
@@ -194,17 +287,31 @@ test('after every step of a random sequence, the kept totals equal a full count'
   const tenant = await createTenant(t);
   // A neighbour account whose totals nothing of the sequence may move.
   const neighbour = await tenant.addAccount();
+  for (const accountId of [tenant.accountId, neighbour]) {
+    await putSettings(
+      t,
+      { token: tenant.adminToken, accountId },
+      { learning_window_seconds: WINDOW_SECONDS },
+    );
+  }
   const other = await createCluster(t, tenant.adminToken, neighbour, 'neighbour');
   const seeded = await push(t, tenant.adminToken, neighbour, other.id, list(SLOTS));
   assert.equal(seeded.status, 200, seeded.text);
+  await pushRuntimeOk(
+    t,
+    { token: tenant.adminToken, accountId: neighbour, clusterId: other.id },
+    runtimeEvents(0, { workloads: [0, 1], paths: [0, 1], drift: true }),
+  );
   const neighbourTotals = await keptTotals(t.db, neighbour);
-  assert.ok((neighbourTotals.get('inventory_containers') ?? 0) > 0);
+  for (const list of ['inventory_containers', ...RUNTIME_TABLES]) {
+    assert.ok((neighbourTotals.get(list) ?? 0) > 0, `the neighbour has ${list}`);
+  }
 
   let runs = 0;
   await fc.assert(
     fc.asyncProperty(fc.array(opArbitrary, { minLength: 1, maxLength: 8 }), async (ops) => {
       const run = ++runs;
-      const model: Model = { clusters: [], version: 900_000 * run };
+      const model: Model = { clusters: [], version: 900_000 * run, seconds: 0 };
       for (const name of ['a', 'b']) {
         const created = await createCluster(t, tenant.adminToken, tenant.accountId, `totals-${run}-${name}`);
         model.clusters.push({ id: created.id, versions: new Map() });
@@ -212,6 +319,8 @@ test('after every step of a random sequence, the kept totals equal a full count'
       for (const [i, op] of ops.entries()) {
         await apply(tenant, model, op);
         await assertKept(t.db, tenant.accountId, `after step ${i} ${JSON.stringify(op)}`);
+        const insights = (await keptTotals(t.db, tenant.accountId)).get('runtime_insights') ?? 0;
+        seen.insights = Math.max(seen.insights, insights);
       }
       await assertListed(tenant, `after ${JSON.stringify(ops)}`);
     }),
@@ -239,10 +348,25 @@ test('after every step of a random sequence, the kept totals equal a full count'
             { op: 'purge', cluster: 0 },
           ],
         ],
+        // Runtime rows on both clusters, a push that only merges known paths, a cluster's rows
+        // removed, then pushed again.
+        [
+          [
+            { op: 'runtime', cluster: 0, workloads: [0, 1], paths: [0, 1], drift: true },
+            { op: 'runtime', cluster: 1, workloads: [2], paths: [2], drift: true },
+            { op: 'runtime', cluster: 0, workloads: [0, 1], paths: [0, 1], drift: false },
+            { op: 'forget', cluster: 0 },
+            { op: 'runtime', cluster: 0, workloads: [3], paths: [3], drift: true },
+          ],
+        ],
       ],
     },
   );
   assert.ok(seen.deleted > 0 && seen.restored > 0, `deleted ${seen.deleted}, restored ${seen.restored}`);
+  assert.ok(
+    seen.insights > 0 && seen.forgotten > 0,
+    `insights ${seen.insights}, forgotten ${seen.forgotten}`,
+  );
   assert.deepEqual(await keptTotals(t.db, neighbour), neighbourTotals, 'the neighbour account did not move');
   await assertKept(t.db, neighbour, 'of the neighbour');
 });
@@ -255,6 +379,16 @@ test('statements written by hand keep the totals: insert, update, delete, severa
     const created = await createCluster(t, tenant.adminToken, accountId, 'by-hand');
     const res = await push(t, tenant.adminToken, accountId, created.id, list(SLOTS));
     assert.equal(res.status, 200, res.text);
+    await putSettings(
+      t,
+      { token: tenant.adminToken, accountId },
+      { learning_window_seconds: WINDOW_SECONDS },
+    );
+    await pushRuntimeOk(
+      t,
+      { token: tenant.adminToken, accountId, clusterId: created.id },
+      runtimeEvents(0, { workloads: [0, 1, 2], paths: [0, 1, 2], drift: true }),
+    );
   }
   const check = async (context: string) => {
     for (const accountId of accounts) await assertKept(t.db, accountId, context);
@@ -262,6 +396,7 @@ test('statements written by hand keep the totals: insert, update, delete, severa
   await check('after the pushes');
   const kept = await keptTotals(t.db, tenant.accountId);
   assert.ok((kept.get('cluster_resources_live') ?? 0) > 0 && (kept.get('identities') ?? 0) > 0);
+  assert.ok((kept.get('runtime_baselines') ?? 0) > 0 && (kept.get('runtime_insights') ?? 0) > 0);
 
   // One statement over both accounts, then each kind of change of the live predicate.
   await t.db.query(
@@ -294,6 +429,19 @@ test('statements written by hand keep the totals: insert, update, delete, severa
         and id in (select id from identities where account_id = $1 order by id limit 2)`,
     [tenant.accountId],
   );
+  await t.db.query(
+    `delete from runtime_http_observations where account_id = any($1::uuid[]) and path like '/api/v1/%'`,
+    [accounts],
+  );
+  await t.db.query(
+    `delete from runtime_baselines where account_id = any($1::uuid[]) and workload_name = 'svc-0'`,
+    [accounts],
+  );
+  await t.db.query(
+    `delete from runtime_insights where account_id = $1
+        and id in (select id from runtime_insights where account_id = $1 order by id limit 1)`,
+    [tenant.accountId],
+  );
   await check('after deleting rows by hand');
   await t.db.query(
     `insert into inventory_containers
@@ -301,15 +449,22 @@ test('statements written by hand keep the totals: insert, update, delete, severa
      on conflict do nothing`,
     [tenant.accountId],
   );
-  await check('after an insert that conflicts on every row');
+  await t.db.query(
+    `insert into runtime_insights
+     select * from runtime_insights where account_id = $1
+     on conflict do nothing`,
+    [tenant.accountId],
+  );
+  await check('after inserts that conflict on every row');
 
   // TRUNCATE forgets the totals with the rows (a scratch transaction, never committed).
   await t.db
     .transaction(async (tx) => {
-      await tx.query('truncate vulnerability_packages, inventory_containers cascade');
+      await tx.query('truncate vulnerability_packages, inventory_containers, runtime_insights cascade');
       const after = await keptTotals(tx, tenant.accountId);
       assert.equal(after.get('inventory_containers') ?? 0, 0);
       assert.equal(after.get('vulnerability_packages') ?? 0, 0);
+      assert.equal(after.get('runtime_insights') ?? 0, 0);
       throw new Error('rolled back');
     })
     .catch((error: Error) => assert.equal(error.message, 'rolled back'));
@@ -326,7 +481,8 @@ test('every kept table has its counting triggers', async () => {
                             when tg.tgtype & 16 <> 0 then 'update'
                             else 'truncate' end, ',' order by 1) as events
        from pg_trigger tg join pg_class c on c.oid = tg.tgrelid
-      where tg.tgname like 'list_totals_%' and tg.tgenabled <> 'D'
+      where (tg.tgname like 'list_totals_%' or tg.tgname like 'runtime_list_totals_%')
+        and tg.tgenabled <> 'D'
       group by c.relname order by c.relname`,
   );
   assert.deepEqual(
@@ -335,6 +491,9 @@ test('every kept table has its counting triggers', async () => {
       ['cluster_resources', 'delete,insert,truncate,update'],
       ['identities', 'delete,insert,truncate'],
       ['inventory_containers', 'delete,insert,truncate'],
+      ['runtime_baselines', 'delete,insert,truncate'],
+      ['runtime_http_observations', 'delete,insert,truncate'],
+      ['runtime_insights', 'delete,insert,truncate'],
       ['vulnerability_packages', 'delete,insert,truncate'],
     ],
   );

@@ -71,6 +71,15 @@ describe('package rows', () => {
       'busybox:latest runs in payments/debug-shell',
     );
     assert.equal((await list('&filters=in_use:true,in_use:false')).length, (await list('')).length);
+    // A page's in_use, judged on its rows alone, agrees with the filter, judged over the account.
+    const running = new Set(names(inUse));
+    for (const row of await list('')) {
+      assert.equal(row.in_use, running.has(`${row.name}@${row.version}`), `${row.name}@${row.version}`);
+    }
+    assert.ok(
+      idleOnly.every((row) => row.in_use === false),
+      'an idle-only package is not in use',
+    );
   });
 
   test('name, version, severity filters and q', async () => {

@@ -6,7 +6,7 @@ import type { Executor } from '../../db/database.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
 import { orderBy, type Sort } from '../../http/sort.js';
-import { countRows, keptTotal } from '../list-totals/repository.js';
+import { countOf, keptTotal, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { IdentityFilters, IdentitySortField } from './list-query.js';
 
@@ -126,23 +126,19 @@ export async function listIdentities(
 ) {
   const where = listWhere(accountId, query.filters);
   // Unfiltered, the account's total is kept at ingestion (migration 0022).
-  const count = !where.filtered
-    ? keptTotal(db, accountId, 'identities')
-    : countRows(db, `select count(*) as total from identities i where ${where.sql}`, [...where.params]);
+  const total = !where.filtered
+    ? keptTotal(accountId, 'identities')
+    : countOf(`select count(*) as total from identities i where ${where.sql}`, where.params);
   // A deferred join, as the containers and resources lists do (docs/performance.md, "Fix 4"): the
   // page's keys first, from the sort's index (account_id, <field>, id) or a sort of narrow keys,
   // then those rows by primary key. Sorting whole identity rows (about 1.5 KB each) spilled to
   // disk for a deep page at medium size.
-  const list = db.query<IdentityRow>(
-    `select ${COLUMNS}
+  const page = `select ${COLUMNS}
        from (select i.account_id, i.id from identities i where ${where.sql} ${order(query.sort)}
               limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}) k
        join identities i on i.account_id = k.account_id and i.id = k.id
-      ${order(query.sort)}`,
-    where.params,
-  );
-  const [rows, total] = await Promise.all([list, count]);
-  return { rows: rows.rows, total };
+      ${order(query.sort)}`;
+  return pageWithTotal<IdentityRow>(db, { sql: page, params: where.params }, total);
 }
 
 export async function findIdentity(db: Executor, accountId: string, id: string) {

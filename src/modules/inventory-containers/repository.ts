@@ -4,7 +4,7 @@ import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
 import { orderBy, type Sort } from '../../http/sort.js';
-import { countRows, keptTotal } from '../list-totals/repository.js';
+import { countOf, keptTotal, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import { CONTAINER_FILTER_KEYS, CONTAINER_SEARCH_FIELDS, CONTAINER_SORT_FIELDS } from './schemas.js';
 
@@ -99,22 +99,16 @@ export async function listContainers(
   if (query.q) addSearch(where, accountId, query.q);
   const filter = where.sql;
   // Unfiltered, the account's total is kept at ingestion (migration 0022): no count of its rows.
-  const count = !where.filtered
-    ? keptTotal(db, accountId, 'inventory_containers')
-    : countRows(db, `select count(*) as total from inventory_containers c where ${filter}`, [
-        ...where.params,
-      ]);
+  const total = !where.filtered
+    ? keptTotal(accountId, 'inventory_containers')
+    : countOf(`select count(*) as total from inventory_containers c where ${filter}`, where.params);
   // A deferred join: the page's keys first, in order, from the sort's index alone (no row of the
   // account is read or sorted), then those rows by primary key, put back in the same order.
   const order = orderBy(query.sort, SORT_COLUMNS, 'c.id');
-  const list = db.query<ContainerRow>(
-    `select ${COLUMNS}
+  const page = `select ${COLUMNS}
        from (select c.account_id, c.id from inventory_containers c where ${filter} ${order}
               limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}) k
        join inventory_containers c on c.account_id = k.account_id and c.id = k.id
-      ${order}`,
-    where.params,
-  );
-  const [rows, total] = await Promise.all([list, count]);
-  return { rows: rows.rows, total };
+      ${order}`;
+  return pageWithTotal<ContainerRow>(db, { sql: page, params: where.params }, total);
 }

@@ -1,15 +1,17 @@
 /**
  * The totals of the unfiltered lists, kept per account by the tables' triggers (migration 0022,
- * docs/performance.md "Fix 12"). A list with no filter (`Where.filtered` is false) reads its
- * total here instead of counting the account's rows; a filtered list still counts the range of
- * its filter.
+ * docs/performance.md "Fix 12"; the runtime lists per cluster by migration 0028, "Fix 16d"). A
+ * list with no filter (`Where.filtered` is false) reads its total here instead of counting the
+ * account's rows; a filtered list still counts the range of its filter. The page and its total
+ * are read together: one round trip on PostgreSQL (db/database.ts, `queryAll`).
  *
  * @example
- *   const total = await (!where.filtered
- *     ? keptTotal(db, accountId, 'inventory_containers')
- *     : countRows(db, 'select count(*) as total from inventory_containers c where ...', params));
+ *   const total = !where.filtered
+ *     ? keptTotal(accountId, 'inventory_containers')
+ *     : countOf('select count(*) as total from inventory_containers c where ...', where.params);
+ *   return pageWithTotal<ContainerRow>(db, { sql: 'select ... limit ...', params: where.params }, total);
  */
-import type { Executor } from '../../db/database.js';
+import { type Executor, queryAll, type Statement } from '../../db/database.js';
 
 /** The lists kept; `cluster_resources_live` counts the latest, undeleted versions. */
 export type KeptList =
@@ -18,17 +20,36 @@ export type KeptList =
   | 'vulnerability_packages'
   | 'identities';
 
-/** No row yet means nothing was ever written to the list for this account: 0. */
-export async function keptTotal(db: Executor, accountId: string, list: KeptList): Promise<number> {
-  const { rows } = await db.query<{ total: number }>(
-    'select total from list_totals where account_id = $1 and list = $2',
-    [accountId, list],
-  );
-  return Number(rows[0]?.total ?? 0);
+/** The runtime lists, kept per cluster (migration 0028): their rows are written under a cluster's lock. */
+export type KeptRuntimeList = 'runtime_http_observations' | 'runtime_baselines' | 'runtime_insights';
+
+/** The kept total of a list; no row yet means nothing was ever written to it for this account: 0. */
+export function keptTotal(accountId: string, list: KeptList): Statement {
+  return {
+    sql: 'select total from list_totals where account_id = $1 and list = $2',
+    params: [accountId, list],
+  };
 }
 
-/** A `select count(*) as total ...` statement's answer. */
-export async function countRows(db: Executor, sql: string, params: unknown[]): Promise<number> {
-  const { rows } = await db.query<{ total: number }>(sql, params);
-  return Number(rows[0]?.total ?? 0);
+/** The sum of the account's cluster rows; none means nothing was ever written: 0. */
+export function keptRuntimeTotal(accountId: string, list: KeptRuntimeList): Statement {
+  return {
+    sql: 'select sum(total) as total from runtime_list_totals where account_id = $1 and list = $2',
+    params: [accountId, list],
+  };
+}
+
+/** A `select count(*) as total ...` statement, with a copy of the parameters as they are now. */
+export function countOf(sql: string, params: readonly unknown[]): Statement {
+  return { sql, params: [...params] };
+}
+
+/** A page's rows and its list's total (a kept total or a count), read together. */
+export async function pageWithTotal<Row>(
+  db: Executor,
+  page: Statement,
+  total: Statement,
+): Promise<{ rows: Row[]; total: number }> {
+  const [rows, counted] = await queryAll(db, [page, total]);
+  return { rows: rows!.rows as Row[], total: Number(counted!.rows[0]?.total ?? 0) };
 }

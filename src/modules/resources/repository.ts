@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { orderBy, type Sort } from '../../http/sort.js';
-import { countRows, keptTotal } from '../list-totals/repository.js';
+import { countOf, keptTotal, pageWithTotal } from '../list-totals/repository.js';
 import type { RESOURCE_SORT_FIELDS } from './schemas.js';
 import { Where } from './where.js';
 
@@ -94,22 +94,18 @@ export async function listResources(
   const order = orderBy(query.sort, SORT_COLUMNS, tiebreak);
   const filter = where.sql;
   // The live versions of the account, unfiltered: their total is kept at ingestion (migration 0022).
-  const count =
+  const total =
     !query.filters.includeHistory && !where.filtered
-      ? keptTotal(db, accountId, 'cluster_resources_live')
-      : countRows(db, `select count(*) as total from cluster_resources r where ${filter}`, [...where.params]);
+      ? keptTotal(accountId, 'cluster_resources_live')
+      : countOf(`select count(*) as total from cluster_resources r where ${filter}`, where.params);
   // A deferred join: the page's keys first, in order, from the sort's live index alone (no row of
   // the account is read or sorted), then those rows by primary key, put back in the same order.
-  const list = db.query<ResourceRow>(
-    `select ${columns(query.withPayload)}
+  const page = `select ${columns(query.withPayload)}
        from (select r.account_id, r.cluster_id, r.id from cluster_resources r where ${filter} ${order}
               limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}) k
        join cluster_resources r on r.account_id = k.account_id and r.cluster_id = k.cluster_id and r.id = k.id
-      ${order}`,
-    where.params,
-  );
-  const [rows, total] = await Promise.all([list, count]);
-  return { rows: rows.rows, total };
+      ${order}`;
+  return pageWithTotal<ResourceRow>(db, { sql: page, params: where.params }, total);
 }
 
 export async function findResource(

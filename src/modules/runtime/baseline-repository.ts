@@ -6,6 +6,7 @@ import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
 import { orderBy, type Sort } from '../../http/sort.js';
 import { batches } from '../../ingest/batches.js';
+import { countOf, keptRuntimeTotal, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import {
   type BASELINE_FILTER_KEYS,
@@ -108,19 +109,15 @@ export async function listBaselines(
     const pattern = where.next(containsPattern(query.q));
     where.addRaw(`(${BASELINE_SEARCH_FIELDS.map((field) => `${field} ilike ${pattern}`).join(' or ')})`);
   }
-  const count = db.query<{ total: number }>(
-    `select count(*) as total from runtime_baselines where ${where.sql}`,
-    [...where.params],
-  );
+  // Unfiltered, the account's total is kept at ingestion (migration 0028).
+  const total = !where.filtered
+    ? keptRuntimeTotal(accountId, 'runtime_baselines')
+    : countOf(`select count(*) as total from runtime_baselines where ${where.sql}`, where.params);
   // The jsonb is read (and parsed by pg) only for rows whose text is missing.
   const fingerprint = query.cachedText
     ? 'case when fingerprint_json is null then fingerprint end as fingerprint, fingerprint_json'
     : 'fingerprint, null as fingerprint_json';
-  const list = db.query<ListedBaseline>(
-    `select ${LIST_COLUMNS}, ${fingerprint} from runtime_baselines where ${where.sql} ${orderBy(query.sort, SORT_COLUMNS, 'id')}
-      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`,
-    where.params,
-  );
-  const [rows, total] = await Promise.all([list, count]);
-  return { rows: rows.rows, total: total.rows[0]?.total ?? 0 };
+  const page = `select ${LIST_COLUMNS}, ${fingerprint} from runtime_baselines where ${where.sql} ${orderBy(query.sort, SORT_COLUMNS, 'id')}
+      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`;
+  return pageWithTotal<ListedBaseline>(db, { sql: page, params: where.params }, total);
 }

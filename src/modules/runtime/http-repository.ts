@@ -6,6 +6,7 @@ import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
 import { batches } from '../../ingest/batches.js';
+import { countOf, keptRuntimeTotal, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import { type HTTP_FILTER_KEYS, HTTP_SEARCH_FIELDS } from './http-schemas.js';
 
@@ -134,18 +135,14 @@ export async function listObservations(
     const pattern = where.next(containsPattern(query.q));
     where.addRaw(`(${HTTP_SEARCH_FIELDS.map((field) => `${field} ilike ${pattern}`).join(' or ')})`);
   }
-  const count = db.query<{ total: number }>(
-    `select count(*) as total from runtime_http_observations where ${where.sql}`,
-    [...where.params],
-  );
+  // Unfiltered, the account's total is kept at ingestion (migration 0028).
+  const total = !where.filtered
+    ? keptRuntimeTotal(accountId, 'runtime_http_observations')
+    : countOf(`select count(*) as total from runtime_http_observations where ${where.sql}`, where.params);
   // Most recently seen first: what a reviewer of live traffic wants on top. Qualified: the bare
   // name would be the select list's text of last_seen_at, which no index is ordered by.
-  const list = db.query<ListedObservation>(
-    `select ${LIST_COLUMNS} from runtime_http_observations o where ${where.sql}
+  const page = `select ${LIST_COLUMNS} from runtime_http_observations o where ${where.sql}
       order by o.last_seen_at desc, o.id desc
-      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`,
-    where.params,
-  );
-  const [rows, total] = await Promise.all([list, count]);
-  return { rows: rows.rows, total: total.rows[0]?.total ?? 0 };
+      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`;
+  return pageWithTotal<ListedObservation>(db, { sql: page, params: where.params }, total);
 }

@@ -4,6 +4,7 @@ import type { AnalysisRecord, RuntimeInsight, Severity } from '../../engines/run
 import type { OffsetPage } from '../../http/paging.js';
 import { orderBy, type Sort } from '../../http/sort.js';
 import { batches } from '../../ingest/batches.js';
+import { countOf, keptRuntimeTotal, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { INSIGHT_SORT_FIELDS } from './insight-schemas.js';
 
@@ -174,17 +175,13 @@ export async function listInsights(
       ids,
     );
   }
-  const count = db.query<{ total: number }>(
-    `select count(*) as total from runtime_insights i where ${where.sql}`,
-    [...where.params],
-  );
-  const list = db.query<InsightRow>(
-    `select ${COLUMNS} from runtime_insights i where ${where.sql} ${orderBy(query.sort, SORT_COLUMNS, 'id')}
-      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`,
-    where.params,
-  );
-  const [rows, total] = await Promise.all([list, count]);
-  return { rows: rows.rows, total: total.rows[0]?.total ?? 0 };
+  // Unfiltered, the account's total is kept at ingestion (migration 0028).
+  const total = !where.filtered
+    ? keptRuntimeTotal(accountId, 'runtime_insights')
+    : countOf(`select count(*) as total from runtime_insights i where ${where.sql}`, where.params);
+  const page = `select ${COLUMNS} from runtime_insights i where ${where.sql} ${orderBy(query.sort, SORT_COLUMNS, 'id')}
+      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`;
+  return pageWithTotal<InsightRow>(db, { sql: page, params: where.params }, total);
 }
 
 /** Stores an LLM analysis unless a later push has changed what it analysed (the digest). */

@@ -9,7 +9,7 @@ import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
 import type { Sort } from '../../http/sort.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
-import { countRows, keptTotal } from '../list-totals/repository.js';
+import { countOf, keptTotal, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { PackageFilterKey, PackageSortField } from './package-schemas.js';
 
@@ -40,7 +40,8 @@ export interface PackageQuery {
 /**
  * Images some live container of the account runs; computed once per query, from the workloads
  * maintained at ingestion (usage-store.ts: the usage view's rows without duplicates), read from
- * their primary key instead of joining every container of the account.
+ * their primary key instead of joining every container of the account. For the `in_use` filter,
+ * which must judge every package of the account.
  */
 const IN_USE_IMAGES = `with in_use_images as materialized (
   select distinct image_id from vulnerability_image_workloads where account_id = $1)`;
@@ -48,6 +49,16 @@ const IN_USE_IMAGES = `with in_use_images as materialized (
 const IN_USE = `exists (select 1 from vulnerability_image_packages ip
    where ip.account_id = p.account_id and ip.package_id = p.id
      and ip.image_id in (select image_id from in_use_images))`;
+
+/**
+ * `in_use` of one package of a page: its images (primary key prefix), each probed in the image
+ * workloads' primary key. Used on the page's rows only: given the whole account, the planner
+ * hashed every image package of the account for each page (docs/performance.md, "Fix 16d").
+ */
+const IN_USE_OF_ROW = `exists (select 1 from vulnerability_image_packages ip
+   where ip.account_id = p.account_id and ip.package_id = p.id
+     and exists (select 1 from vulnerability_image_workloads w
+                  where w.account_id = ip.account_id and w.image_id = ip.image_id))`;
 
 const COLUMNS = `p.id, p.name, p.version, p.images_count, p.critical_count, p.high_count, p.medium_count,
   p.low_count, p.negligible_count, p.unspecified_count, p.total_vulerabilities_count`;
@@ -81,19 +92,18 @@ function whereOf(accountId: string, query: PackageQuery): Where {
 export async function listPackages(db: Executor, accountId: string, query: PackageQuery) {
   const where = whereOf(accountId, query);
   // Unfiltered, the account's total is kept at ingestion (migration 0022).
-  const count = !where.filtered
-    ? keptTotal(db, accountId, 'vulnerability_packages')
-    : countRows(
-        db,
+  const total = !where.filtered
+    ? keptTotal(accountId, 'vulnerability_packages')
+    : countOf(
         `${IN_USE_IMAGES} select count(*) as total from vulnerability_packages p where ${where.sql}`,
-        [...where.params],
+        where.params,
       );
-  const list = db.query<PackageRow>(
-    `${IN_USE_IMAGES} select ${COLUMNS}, ${IN_USE} as in_use from vulnerability_packages p
-      where ${where.sql} ${orderBy(query.sort)}
-      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`,
-    where.params,
-  );
-  const [rows, total] = await Promise.all([list, count]);
-  return { rows: rows.rows, total };
+  // The page's rows first, then `in_use` of those alone.
+  const order = orderBy(query.sort);
+  const page = `${query.inUse !== undefined ? IN_USE_IMAGES : ''}
+    select ${COLUMNS}, ${IN_USE_OF_ROW} as in_use
+      from (select p.account_id, ${COLUMNS} from vulnerability_packages p where ${where.sql} ${order}
+             limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}) p
+     ${order}`;
+  return pageWithTotal<PackageRow>(db, { sql: page, params: where.params }, total);
 }
