@@ -11,7 +11,7 @@
 import type { Executor } from '../../db/database.js';
 import { implicitGroups } from '../../engines/rbac/identities.js';
 import { isRecord } from '../../engines/rbac/objects.js';
-import { identityKey, linksOfSources, loadLinksTo } from './source-links.js';
+import { identityKey, linksOfSources, loadLinksOf, loadLinksTo } from './source-links.js';
 import {
   type LatestObject,
   liveByName,
@@ -59,7 +59,15 @@ async function usageObjects(db: Executor, scope: SourceScope, accountKeys: reado
   let found = await liveWithNamesakes(db, scope, [...new Set(users)]);
   const loaded = new Map(found.map((object) => [object.recordId, object]));
   for (let depth = 0; depth <= MAX_OWNER_DEPTH && found.length > 0; depth++) {
-    const owners = linksOfSources(scope.clusterId, found).filter((link) => link.link === 'owner');
+    // The stored owner links of these live objects are what linksOf makes of their JSON (the
+    // push's own were written before this read): reading them is an index lookup, computing
+    // them again parsed every pod of the accounts into an inventory on every push (Fix 16c).
+    const owners = await loadLinksOf(
+      db,
+      scope,
+      found.map((object) => object.uid),
+      'owner',
+    );
     const refs = new Map<string, { uid?: string; name?: string }>();
     for (const { uid, key } of owners) {
       const ref = refs.get(uid) ?? {};

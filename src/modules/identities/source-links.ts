@@ -102,13 +102,18 @@ export function linksOf(clusterId: string, raw: unknown): SourceLink[] {
 export const linksOfSources = (clusterId: string, sources: readonly SourceObject[]): SourceLink[] =>
   sources.flatMap((source) => linksOf(clusterId, source.raw).filter((link) => link.uid === source.uid));
 
-/** The stored links of some objects. */
-export async function loadLinksOf(db: Executor, scope: ClusterScope, uids: readonly string[]) {
+/** The stored links of some objects (of one kind only, when given). */
+export async function loadLinksOf(
+  db: Executor,
+  scope: ClusterScope,
+  uids: readonly string[],
+  link?: LinkKind,
+) {
   if (uids.length === 0) return [];
   const { rows } = await db.query<SourceLink>(
     `select uid, link, key from identity_source_links
-      where account_id = $1 and cluster_id = $2 and uid = any($3::text[])`,
-    [scope.accountId, scope.clusterId, uids],
+      where account_id = $1 and cluster_id = $2 and uid = any($3::text[])${link ? ' and link = $4' : ''}`,
+    link ? [scope.accountId, scope.clusterId, uids, link] : [scope.accountId, scope.clusterId, uids],
   );
   return rows;
 }
@@ -158,18 +163,55 @@ export async function replaceLinks(
   }
 }
 
-/** Rewrites every link of the cluster from its live sources (the full recompute) and marks it linked. */
+const linkId = (link: SourceLink) => `${link.uid}\u0000${link.link}\u0000${link.key}`;
+
+/** Removes these links (exact rows), in batches. */
+async function deleteLinks(db: Executor, scope: ClusterScope, links: readonly SourceLink[]) {
+  for (const batch of batches([...links], 5000)) {
+    await db.query(
+      `delete from identity_source_links l
+        using unnest($3::text[], $4::text[], $5::text[]) as v (uid, link, key)
+        where l.account_id = $1 and l.cluster_id = $2 and l.uid = v.uid and l.link = v.link and l.key = v.key`,
+      [
+        scope.accountId,
+        scope.clusterId,
+        batch.map((l) => l.uid),
+        batch.map((l) => l.link),
+        batch.map((l) => l.key),
+      ],
+    );
+  }
+}
+
+/**
+ * Brings every link of the cluster in line with its live sources (the full recompute) and marks it
+ * linked. Only the difference is written: a full recompute after a push of bindings keeps the
+ * links of every pod, workload and ServiceAccount it did not touch, and rewriting them all was
+ * most of its writes (docs/performance.md, "Fix 16c").
+ */
 export async function rebuildLinks(
   db: Executor,
   scope: ClusterScope,
   sources: readonly SourceObject[],
   at: Date,
 ) {
-  await db.query('delete from identity_source_links where account_id = $1 and cluster_id = $2', [
-    scope.accountId,
-    scope.clusterId,
-  ]);
-  await replaceLinks(db, scope, [], linksOfSources(scope.clusterId, sources));
+  const { rows: stored } = await db.query<SourceLink>(
+    'select uid, link, key from identity_source_links where account_id = $1 and cluster_id = $2',
+    [scope.accountId, scope.clusterId],
+  );
+  const wanted = new Map(linksOfSources(scope.clusterId, sources).map((link) => [linkId(link), link]));
+  const storedIds = new Set(stored.map(linkId));
+  await deleteLinks(
+    db,
+    scope,
+    stored.filter((link) => !wanted.has(linkId(link))),
+  );
+  await replaceLinks(
+    db,
+    scope,
+    [],
+    [...wanted.entries()].filter(([id]) => !storedIds.has(id)).map(([, link]) => link),
+  );
   await db.query(
     `insert into identity_source_state (account_id, cluster_id, linked_at) values ($1, $2, $3)
      on conflict (account_id, cluster_id) do update set linked_at = excluded.linked_at`,
