@@ -62,8 +62,9 @@ export function createFindingsEvaluator({
     sourceKeys: readonly string[],
     drafts: FindingDraft[],
     at: Date,
+    tenantId?: string,
   ): Promise<EvaluationSummary> {
-    const context = { tenantId: await findTenantId(tx, cluster.accountId), at, listeners };
+    const context = { tenantId: tenantId ?? (await findTenantId(tx, cluster.accountId)), at, listeners };
     return applyEvaluation(tx, { ...cluster, family, sourceKeys }, drafts, context);
   }
 
@@ -133,16 +134,19 @@ export function createFindingsEvaluator({
 
     /**
      * The scan ingestion hook: a new scan of an image changes the findings where it runs. The
-     * image's CVEs are the same in every cluster running it, so they are read once.
+     * image's CVEs, and the account's tenant, are the same in every cluster running it, so they
+     * are read once (each read is a round trip of the push's serial chain).
      */
     async onScanPush(tx: Executor, scan: ScanPushed): Promise<void> {
       const clusters = await sources.clustersRunningImage(tx, scan.accountId, scan.imageId);
       if (clusters.length === 0) return;
       const images = [scan.imageId];
       const rows = await sources.loadImageVulnerabilities(tx, scan.accountId, images);
+      const tenantId = await findTenantId(tx, scan.accountId);
       for (const clusterId of clusters) {
         const drafts = vulnerabilityFindings(clusterId, rows);
-        await apply(tx, { accountId: scan.accountId, clusterId }, 'vulnerability', images, drafts, scan.now);
+        const cluster = { accountId: scan.accountId, clusterId };
+        await apply(tx, cluster, 'vulnerability', images, drafts, scan.now, tenantId);
       }
     },
 

@@ -1,7 +1,8 @@
 /**
  * SQL of the scan facts: the image row, the packages it holds and its findings. Writes are
- * multi-row statements over `unnest` arrays, one per batch of rows (src/ingest/batches.ts).
- * Every statement names the account. The caller holds the account's scan lock (lockScans).
+ * multi-row statements over `unnest` arrays, one per batch of rows (src/ingest/batches.ts), the
+ * first batches joined to the image's upsert (writeScanFacts). Every statement names the account.
+ * The caller holds the account's scan lock (lockScans).
  */
 import type { Executor } from '../../db/database.js';
 import { batches } from '../../ingest/batches.js';
@@ -53,15 +54,11 @@ export async function deleteFactsOfImage(tx: Executor, accountId: string, imageI
   };
 }
 
-export async function upsertImage(
-  tx: Executor,
-  scope: ScanScope,
-  image: ImageRow,
-  counts: { packages: number; vulnerabilities: number },
-  now: Date,
-) {
-  await tx.query(
-    `insert into vulnerability_images (account_id, id, image_key, image_repo, image_name, image_tag,
+/**
+ * The image row: `$1` the account, `$2` to `$17` its values (imageParams). On a rescan the row
+ * keeps its id and first scan time.
+ */
+const UPSERT_IMAGE = `insert into vulnerability_images (account_id, id, image_key, image_repo, image_name, image_tag,
        image_digest, config_digest, image_reference, cluster_id, scan_format, scanner_name, scanner_version,
        scanned_at, first_scanned_at, ingested_at, packages_count, vulnerabilities_count)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16, $17)
@@ -71,88 +68,118 @@ export async function upsertImage(
        cluster_id = excluded.cluster_id, scan_format = excluded.scan_format,
        scanner_name = excluded.scanner_name, scanner_version = excluded.scanner_version,
        scanned_at = excluded.scanned_at, ingested_at = excluded.ingested_at,
-       packages_count = excluded.packages_count, vulnerabilities_count = excluded.vulnerabilities_count`,
-    [
-      scope.accountId,
-      image.id,
-      image.imageKey,
-      image.imageRepo,
-      image.imageName,
-      image.imageTag,
-      image.imageDigest,
-      image.configDigest,
-      image.imageReference,
-      scope.clusterId,
-      image.scanFormat,
-      image.scannerName,
-      image.scannerVersion,
-      image.scannedAt,
-      now,
-      counts.packages,
-      counts.vulnerabilities,
-    ],
-  );
+       packages_count = excluded.packages_count, vulnerabilities_count = excluded.vulnerabilities_count`;
+
+function imageParams(scope: ScanScope, image: ImageRow, counts: ScanCounts, now: Date): unknown[] {
+  return [
+    scope.accountId,
+    image.id,
+    image.imageKey,
+    image.imageRepo,
+    image.imageName,
+    image.imageTag,
+    image.imageDigest,
+    image.configDigest,
+    image.imageReference,
+    scope.clusterId,
+    image.scanFormat,
+    image.scannerName,
+    image.scannerVersion,
+    image.scannedAt,
+    now,
+    counts.packages,
+    counts.vulnerabilities,
+  ];
+}
+
+/** A batch of the image's links to its packages: `$1` the account, `$2` the image, 3 arrays from `$n`. */
+const insertImagePackagesSql = (n: number) =>
+  `insert into vulnerability_image_packages (account_id, image_id, package_id, package_type, purl)
+   select $1, $2, v.* from unnest($${n}::uuid[], $${n + 1}::text[], $${n + 2}::text[]) as v`;
+
+const imagePackageParams = (batch: PackageRow[]) => [
+  batch.map((p) => p.id),
+  batch.map((p) => p.type),
+  batch.map((p) => p.purl),
+];
+
+/**
+ * A batch of the image's findings: `$1` the account, `$2` the image, `$scannedAt` its scan time,
+ * 13 arrays from `$n`. unnest cannot carry one array per row, so each row's CVE ids travel
+ * space-separated.
+ */
+const insertFindingsSql = (scannedAt: number, n: number) => {
+  const at = (i: number) => `$${n + i}`;
+  return `insert into vulnerability_findings (account_id, image_id, scanned_at, cve_id, cve_name, package_id,
+         severity, severity_rank, scanner_severity, fixed_in_version, data_source, lookup_cves, cvss_score,
+         cvss_version, cvss_vector, published_at)
+       select $1, $2, $${scannedAt}, v.cve_id, v.cve_name, v.package_id, v.severity, v.severity_rank,
+              v.scanner_severity, v.fixed, v.data_source, string_to_array(v.lookup, ' '), v.cvss_score,
+              v.cvss_version, v.cvss_vector, v.published_at
+         from unnest(${at(0)}::uuid[], ${at(1)}::text[], ${at(2)}::uuid[], ${at(3)}::text[], ${at(4)}::int[],
+                     ${at(5)}::text[], ${at(6)}::text[], ${at(7)}::text[], ${at(8)}::text[], ${at(9)}::float8[],
+                     ${at(10)}::text[], ${at(11)}::text[], ${at(12)}::timestamptz[])
+           as v (cve_id, cve_name, package_id, severity, severity_rank, scanner_severity, fixed, data_source,
+                 lookup, cvss_score, cvss_version, cvss_vector, published_at)`;
+};
+
+const findingParams = (batch: FindingRow[]) => {
+  const col = <V>(pick: (row: FindingRow) => V) => batch.map(pick);
+  return [
+    col((f) => f.cveId),
+    col((f) => f.cveName),
+    col((f) => f.packageId),
+    col((f) => f.severity),
+    col((f) => f.severityRank),
+    col((f) => f.scannerSeverity),
+    col((f) => f.fixedInVersion),
+    col((f) => f.dataSource),
+    col((f) => f.lookupCves.join(' ')),
+    col((f) => f.cvssScore),
+    col((f) => f.cvssVersion),
+    col((f) => f.cvssVector),
+    col((f) => f.publishedAt),
+  ];
+};
+
+export interface ScanCounts {
+  packages: number;
+  vulnerabilities: number;
 }
 
 /**
- * The image's links to its packages. The package rows themselves are written once, with their
- * counts, after the CVE rows (derived-store.ts refreshPackages).
+ * The scan's facts: the image row, its links to its packages and its findings (the CVE rows
+ * they count towards are refreshed from them afterwards). The image and the first batch of each
+ * travel as one statement (data-modifying CTEs; none of the three tables references another), so
+ * a scan of up to WRITE_BATCH_SIZE findings costs one round trip here instead of three. A push
+ * is a serial chain of round trips, each one waiting for the backend's turn on a shared machine
+ * (docs/performance.md, "Fix 16b").
  */
-export async function insertImagePackages(
+export async function writeScanFacts(
   tx: Executor,
-  accountId: string,
-  imageId: string,
-  packages: PackageRow[],
+  scope: ScanScope,
+  rows: { image: ImageRow; packages: PackageRow[]; findings: FindingRow[] },
+  now: Date,
 ) {
-  for (const batch of batches(packages)) {
-    const col = <V>(pick: (row: PackageRow) => V) => batch.map(pick);
-    await tx.query(
-      `insert into vulnerability_image_packages (account_id, image_id, package_id, package_type, purl)
-       select $1, $2, v.* from unnest($3::uuid[], $4::text[], $5::text[]) as v`,
-      [accountId, imageId, col((p) => p.id), col((p) => p.type), col((p) => p.purl)],
-    );
-  }
-}
-
-/** The image's findings; the CVE rows they count towards are refreshed from them afterwards. */
-export async function insertFindings(
-  tx: Executor,
-  accountId: string,
-  image: ImageRow,
-  findings: FindingRow[],
-) {
-  for (const batch of batches(findings)) {
-    const col = <V>(pick: (row: FindingRow) => V) => batch.map(pick);
-    // unnest cannot carry one array per row, so each row's CVE ids travel space-separated.
-    await tx.query(
-      `insert into vulnerability_findings (account_id, image_id, scanned_at, cve_id, cve_name, package_id,
-         severity, severity_rank, scanner_severity, fixed_in_version, data_source, lookup_cves, cvss_score,
-         cvss_version, cvss_vector, published_at)
-       select $1, $2, $3, v.cve_id, v.cve_name, v.package_id, v.severity, v.severity_rank, v.scanner_severity,
-              v.fixed, v.data_source, string_to_array(v.lookup, ' '), v.cvss_score, v.cvss_version,
-              v.cvss_vector, v.published_at
-         from unnest($4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::int[], $9::text[], $10::text[],
-                     $11::text[], $12::text[], $13::float8[], $14::text[], $15::text[], $16::timestamptz[])
-           as v (cve_id, cve_name, package_id, severity, severity_rank, scanner_severity, fixed, data_source,
-                 lookup, cvss_score, cvss_version, cvss_vector, published_at)`,
-      [
-        accountId,
-        image.id,
-        image.scannedAt,
-        col((f) => f.cveId),
-        col((f) => f.cveName),
-        col((f) => f.packageId),
-        col((f) => f.severity),
-        col((f) => f.severityRank),
-        col((f) => f.scannerSeverity),
-        col((f) => f.fixedInVersion),
-        col((f) => f.dataSource),
-        col((f) => f.lookupCves.join(' ')),
-        col((f) => f.cvssScore),
-        col((f) => f.cvssVersion),
-        col((f) => f.cvssVector),
-        col((f) => f.publishedAt),
-      ],
-    );
-  }
+  const { image, packages, findings } = rows;
+  const counts = { packages: packages.length, vulnerabilities: findings.length };
+  const [firstPackages = [], ...morePackages] = [...batches(packages)];
+  const [firstFindings = [], ...moreFindings] = [...batches(findings)];
+  const image17 = imageParams(scope, image, counts, now);
+  await tx.query(
+    `with image as (${UPSERT_IMAGE}),
+     packages as (${insertImagePackagesSql(18)}),
+     findings as (${insertFindingsSql(14, 21)})
+     select 1`,
+    [...image17, ...imagePackageParams(firstPackages), ...findingParams(firstFindings)],
+  );
+  for (const batch of morePackages)
+    await tx.query(insertImagePackagesSql(3), [scope.accountId, image.id, ...imagePackageParams(batch)]);
+  for (const batch of moreFindings)
+    await tx.query(insertFindingsSql(3, 4), [
+      scope.accountId,
+      image.id,
+      image.scannedAt,
+      ...findingParams(batch),
+    ]);
 }

@@ -29,15 +29,7 @@ export async function storeScan(
   const previous = stored
     ? await store.deleteFactsOfImage(tx, scope.accountId, stored.id)
     : { cveIds: [], packageIds: [] };
-  await store.upsertImage(
-    tx,
-    scope,
-    rows.image,
-    { packages: rows.packages.length, vulnerabilities: rows.findings.length },
-    now,
-  );
-  await store.insertImagePackages(tx, scope.accountId, rows.image.id, rows.packages);
-  await store.insertFindings(tx, scope.accountId, rows.image, rows.findings);
+  await store.writeScanFacts(tx, scope, rows, now);
   // Before the statements that read the account's facts by key: during a first bulk load the
   // statistics would otherwise say the account is empty and every lookup scans all of it.
   await catchUpStatistics(tx, scope.accountId);
