@@ -22,6 +22,7 @@ import { derivedVulnerabilityKeys } from './0020-derived-vulnerability-keys.js';
 import { listTotals } from './0022-list-totals.js';
 import { baselineFingerprintJson } from './0023-baseline-fingerprint-json.js';
 import { inventoryFillfactor } from './0024-inventory-fillfactor.js';
+import { identityRiskJson } from './0025-identity-risk-json.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -48,4 +49,5 @@ export const migrations: readonly Migration[] = [
   listTotals,
   baselineFingerprintJson,
   inventoryFillfactor,
+  identityRiskJson,
 ];
