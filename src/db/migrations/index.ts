@@ -22,6 +22,7 @@ import { derivedVulnerabilityKeys } from './0020-derived-vulnerability-keys.js';
 import { listTotals } from './0022-list-totals.js';
 import { baselineFingerprintJson } from './0023-baseline-fingerprint-json.js';
 import { inventoryFillfactor } from './0024-inventory-fillfactor.js';
+import { identityRiskJson } from './0025-identity-risk-json.js';
 import { inventoryUpdateRoom } from './0027-inventory-update-room.js';
 import { runtimeListTotals } from './0028-runtime-list-totals.js';
 
@@ -50,6 +51,7 @@ export const migrations: readonly Migration[] = [
   listTotals,
   baselineFingerprintJson,
   inventoryFillfactor,
+  identityRiskJson,
   inventoryUpdateRoom,
   runtimeListTotals,
 ];

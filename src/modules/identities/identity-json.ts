@@ -9,7 +9,8 @@
  * Everything else is read at request time, because something other than that upsert changes it:
  * - the row's scalar fields: a touch moves `last_used_at`, a removal rewrites status, score and
  *   `updated_at` (which is also `rbac_objects.created_at`);
- * - `risks`: identity_risks rows, whose detection times move without the identity being rewritten;
+ * - `risks`: each risk's own cached text with its detection times, which move without the identity
+ *   being rewritten (risk-json.ts);
  * - `raw_rbac_objects`: cluster_resources versions, spliced in as the stored text (a version no
  *   longer stored drops out, as before).
  *
@@ -26,8 +27,8 @@ import type {
   Permission,
 } from '../../engines/rbac/index.js';
 import { iso } from '../../http/ids.js';
-import { identityHead, toApiRisk } from './mapping.js';
-import type { IdentityRow, RiskRow } from './repository.js';
+import { identityHead } from './mapping.js';
+import type { IdentityRow } from './repository.js';
 
 /** An assigned role as stored: the engine's plus the storage-owned SubjectRef fields. */
 export interface StoredAssignedRole extends AssignedRole {
@@ -169,19 +170,23 @@ function apiRisksSummary(stored: IdentityRow['risks_summary']) {
   };
 }
 
+/** Whether the row has the cached columns identityJson needs (written since migration 0016). */
+export const hasCachedAccess = (row: IdentityRow) =>
+  row.assigned_roles_json !== null && row.access_json !== null;
+
 /**
- * The identity as the API returns it, as text; null when the row predates the cached columns (the
- * caller serializes it the old way).
+ * The identity as the API returns it, as text, around its `risks` array's text (risk-json.ts);
+ * null when the row predates the cached columns (the caller serializes it the old way).
  */
 export function identityJson(
   row: IdentityRow,
-  risks: readonly RiskRow[],
+  risksJson: string,
   rawByKey: ReadonlyMap<string, RawObjectText>,
 ): string | null {
   if (row.assigned_roles_json === null || row.access_json === null) return null;
   const head = JSON.stringify(identityHead(row));
   return (
-    `${head.slice(0, -1)},"risks":${JSON.stringify(risks.map(toApiRisk))}` +
+    `${head.slice(0, -1)},"risks":${risksJson}` +
     `,"risks_summary":${JSON.stringify(apiRisksSummary(row.risks_summary))}` +
     `,"rbac_objects":{"assigned_roles":${row.assigned_roles_json}` +
     `,"created_at":${JSON.stringify(iso(row.updated_at))},${row.access_json.slice(1)}` +

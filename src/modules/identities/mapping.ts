@@ -11,24 +11,51 @@ import type { IdentitySchema } from './schemas.js';
 
 export type ApiIdentity = Static<typeof IdentitySchema>;
 
-export function toApiRisk(row: RiskRow) {
+/** A risk's fields as stored, without its detection times: an engine Risk or a stored row. */
+export type RiskContent = Pick<
+  RiskRow,
+  | 'id'
+  | 'identity_id'
+  | 'type'
+  | 'name'
+  | 'description'
+  | 'fingerprint'
+  | 'weight'
+  | 'score'
+  | 'severity'
+  | 'namespace'
+  | 'risk_counter'
+  | 'associated_resources'
+>;
+
+/**
+ * The API risk's fields up to its detection times, in the response schema's order. The times come
+ * last, which lets the text of this part be written once when the risk is (risk-json.ts).
+ */
+export function apiRiskHead(risk: RiskContent) {
   return {
-    id: row.id,
-    identity_id: row.identity_id,
-    type: row.type,
-    name: row.name,
-    description: row.description,
-    fingerprint: row.fingerprint,
-    weight: Number(row.weight),
-    score: Number(row.score),
-    severity: row.severity,
-    namespace: row.namespace,
-    risk_counter: row.risk_counter,
-    associated_resources: row.associated_resources.map((resource) => ({
+    id: risk.id,
+    identity_id: risk.identity_id,
+    type: risk.type,
+    name: risk.name,
+    description: risk.description,
+    fingerprint: risk.fingerprint,
+    weight: Number(risk.weight),
+    score: Number(risk.score),
+    severity: risk.severity,
+    namespace: risk.namespace,
+    risk_counter: risk.risk_counter,
+    associated_resources: risk.associated_resources.map((resource) => ({
       id: resource.id,
       name: resource.name,
       severity: resource.severity,
     })),
+  };
+}
+
+export function toApiRisk(row: RiskRow) {
+  return {
+    ...apiRiskHead(row),
     first_detected_at: iso(row.first_detected_at)!,
     last_detected_at: iso(row.last_detected_at)!,
     deleted_at: iso(row.deleted_at),

@@ -47,6 +47,8 @@ export interface StoredRisk {
   last_detected_at: string;
   deleted_at: string | null;
   content_hash: string;
+  /** false for a row written before its API text was cached (migration 0025); absent = cached */
+  text_cached?: boolean;
 }
 
 export interface Lifecycle {
@@ -196,7 +198,14 @@ export function planRecompute(
       current.add(risk.id);
       const hash = riskContentHash(risk);
       const known = before.get(risk.id);
-      if (known === undefined || known.deleted_at !== null || known.content_hash !== hash) {
+      // An open risk without its text (written before 0025) is written again with it: the same
+      // row the push leaves it as (detected now, first detection kept), plus head_json.
+      if (
+        known === undefined ||
+        known.deleted_at !== null ||
+        known.content_hash !== hash ||
+        known.text_cached === false
+      ) {
         plan.riskUpserts.push({
           risk,
           first_detected_at: firstDetection.get(risk.fingerprint) ?? now,

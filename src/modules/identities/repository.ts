@@ -3,6 +3,7 @@
  * filters and sorts read plain indexed columns and identity_facets, never JSON.
  */
 import type { Executor } from '../../db/database.js';
+import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
 import { orderBy, type Sort } from '../../http/sort.js';
@@ -159,6 +160,32 @@ export async function findRisksOf(db: Executor, accountId: string, identityIds: 
   if (identityIds.length === 0) return [];
   const { rows } = await db.query<RiskRow>(
     `select ${RISK_COLUMNS} from identity_risks
+      where account_id = $1 and identity_id = any($2::uuid[]) order by identity_id, ${RISK_ORDER}`,
+    [accountId, identityIds],
+  );
+  return rows;
+}
+
+/**
+ * A risk as an identities page reads it (risk-json.ts): its stored API text up to the detection
+ * times (null for a row written before migration 0025), and the times as the API writes them.
+ */
+export interface RiskTextRow {
+  identity_id: string;
+  id: string;
+  head_json: string | null;
+  first_detected_at: string;
+  last_detected_at: string;
+  deleted_at: string | null;
+}
+
+/** Every risk (open and resolved) of the given identities, as text columns, in findRisksOf's order. */
+export async function findRiskTextsOf(db: Executor, accountId: string, identityIds: string[]) {
+  if (identityIds.length === 0) return [];
+  const { rows } = await db.query<RiskTextRow>(
+    `select identity_id, id, head_json, ${isoUtc('first_detected_at')} as first_detected_at,
+            ${isoUtc('last_detected_at')} as last_detected_at, ${isoUtc('deleted_at')} as deleted_at
+       from identity_risks
       where account_id = $1 and identity_id = any($2::uuid[]) order by identity_id, ${RISK_ORDER}`,
     [accountId, identityIds],
   );

@@ -7,6 +7,7 @@ import type { Executor } from '../../db/database.js';
 import { iso } from '../../http/ids.js';
 import { batches } from '../../ingest/batches.js';
 import type { RecomputePlan, StoredRisk } from './plan.js';
+import { riskHeadJson } from './risk-json.js';
 import type { ClusterScope } from './sources.js';
 
 interface StoredRiskRow {
@@ -17,6 +18,7 @@ interface StoredRiskRow {
   last_detected_at: Date;
   deleted_at: Date | null;
   content_hash: string;
+  text_cached: boolean;
 }
 
 /** Every stored risk of the cluster's identities (or of these identities), grouped by identity. */
@@ -26,7 +28,8 @@ export async function loadStoredRisks(
   identityIds?: readonly string[],
 ): Promise<Map<string, StoredRisk[]>> {
   const { rows } = await db.query<StoredRiskRow>(
-    `select identity_id, id, fingerprint, first_detected_at, last_detected_at, deleted_at, content_hash
+    `select identity_id, id, fingerprint, first_detected_at, last_detected_at, deleted_at, content_hash,
+            head_json is not null as text_cached
        from identity_risks where account_id = $1 and cluster_id = $2
         ${identityIds === undefined ? '' : 'and identity_id = any($3::uuid[])'}`,
     identityIds === undefined
@@ -44,6 +47,7 @@ export async function loadStoredRisks(
       last_detected_at: iso(row.last_detected_at)!,
       deleted_at: iso(row.deleted_at),
       content_hash: row.content_hash,
+      text_cached: row.text_cached,
     });
     byIdentity.set(row.identity_id, list);
   }
@@ -53,7 +57,7 @@ export async function loadStoredRisks(
 /**
  * Resolutions first, then every risk still open is marked detected now (of the recomputed
  * identities only, when `identityIds` is given), then new, reopened and changed risks are written
- * whole.
+ * whole, with their API text (head_json, risk-json.ts).
  */
 export async function writeRisks(
   db: Executor,
@@ -83,22 +87,23 @@ export async function writeRisks(
     await db.query(
       `insert into identity_risks (account_id, cluster_id, identity_id, id, fingerprint, type, name,
          description, weight, score, severity, namespace, associated_resources, risk_counter,
-         first_detected_at, last_detected_at, deleted_at, content_hash)
+         first_detected_at, last_detected_at, deleted_at, content_hash, head_json)
        select $1, $2, v.identity_id, v.id, v.fingerprint, v.type, v.name, v.description, v.weight,
               v.score, v.severity, v.namespace, v.associated_resources::jsonb, v.risk_counter,
-              v.first_detected_at, $3, null, v.content_hash
+              v.first_detected_at, $3, null, v.content_hash, v.head_json
          from unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[],
                      $10::float8[], $11::float8[], $12::text[], $13::text[], $14::text[],
-                     $15::integer[], $16::timestamptz[], $17::text[])
+                     $15::integer[], $16::timestamptz[], $17::text[], $18::text[])
               as v (identity_id, id, fingerprint, type, name, description, weight, score, severity,
-                    namespace, associated_resources, risk_counter, first_detected_at, content_hash)
+                    namespace, associated_resources, risk_counter, first_detected_at, content_hash,
+                    head_json)
        on conflict (account_id, identity_id, id) do update set
          fingerprint = excluded.fingerprint, type = excluded.type, name = excluded.name,
          description = excluded.description, weight = excluded.weight, score = excluded.score,
          severity = excluded.severity, namespace = excluded.namespace,
          associated_resources = excluded.associated_resources, risk_counter = excluded.risk_counter,
          first_detected_at = excluded.first_detected_at, last_detected_at = excluded.last_detected_at,
-         deleted_at = null, content_hash = excluded.content_hash`,
+         deleted_at = null, content_hash = excluded.content_hash, head_json = excluded.head_json`,
       [
         scope.accountId,
         scope.clusterId,
@@ -117,6 +122,7 @@ export async function writeRisks(
         column((u) => u.risk.risk_counter),
         column((u) => u.first_detected_at),
         column((u) => u.content_hash),
+        column((u) => riskHeadJson(u.risk)),
       ],
     );
   }

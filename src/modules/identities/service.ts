@@ -14,7 +14,7 @@ import { ApiError } from '../../http/errors.js';
 import { isUuid } from '../../http/ids.js';
 import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
 import type { AccountService } from '../accounts/service.js';
-import { identityJson } from './identity-json.js';
+import { hasCachedAccess, identityJson } from './identity-json.js';
 import { parseIdentityListQuery, type RawIdentityListQuery } from './list-query.js';
 import {
   type ApiIdentity,
@@ -25,6 +25,7 @@ import {
   toApiRisk,
 } from './mapping.js';
 import * as repo from './repository.js';
+import { risksJsonByIdentity } from './risk-json.js';
 import { RISK_LEVEL_VALUES } from './schemas.js';
 
 const identityNotFound = () => new ApiError('not_found', 'identity not found');
@@ -54,15 +55,17 @@ export type SerializeIdentity = (identity: ApiIdentity) => string;
 export function createIdentityService({ db, accounts }: { db: Database; accounts: AccountService }) {
   /**
    * The API JSON of each row, with its risks and raw objects read in one query each: assembled
-   * from the cached text (identity-json.ts), or for a row written before that text existed,
-   * mapped and serialized through the response schema as before.
+   * from the cached text (identity-json.ts, with each risk's own text, risk-json.ts), or for a row
+   * written before that text existed, mapped and serialized through the response schema as before.
    */
   async function expand(accountId: string, rows: repo.IdentityRow[], serialize: SerializeIdentity) {
-    const risks = await repo.findRisksOf(
-      db,
-      accountId,
-      rows.map((row) => row.id),
-    );
+    const idsOf = (cached: boolean) =>
+      rows.filter((row) => hasCachedAccess(row) === cached).map((row) => row.id);
+    // Risks as text for the rows assembled from text; risk rows only for those serialized the old way.
+    const [riskTexts, risks] = await Promise.all([
+      repo.findRiskTextsOf(db, accountId, idsOf(true)),
+      repo.findRisksOf(db, accountId, idsOf(false)),
+    ]);
     const idsByCluster = new Map<string, string[]>();
     for (const row of rows) {
       const ids = idsByCluster.get(row.cluster_id) ?? [];
@@ -77,14 +80,28 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
       if (list) list.push(risk);
       else risksOf.set(risk.identity_id, [risk]);
     }
+    const risksJsonOf = risksJsonByIdentity(riskTexts, await olderRisks(accountId, riskTexts));
     return rows.map((row) => {
-      const risksOfRow = risksOf.get(row.id) ?? [];
-      const cached = identityJson(row, risksOfRow, raw);
+      const cached = identityJson(row, risksJsonOf.get(row.id) ?? '[]', raw);
       if (cached !== null) return cached;
       const { rbac_objects } = row;
       if (rbac_objects === null) throw new Error(`identity ${row.id} was read without its rbac_objects`);
-      return serialize(toApiIdentity({ ...row, rbac_objects }, risksOfRow, rawRbacObjects(row, raw)));
+      return serialize(
+        toApiIdentity({ ...row, rbac_objects }, risksOf.get(row.id) ?? [], rawRbacObjects(row, raw)),
+      );
     });
+  }
+
+  /** The rows of risks written before their text was cached (migration 0025), by `<identity id>/<risk id>`. */
+  async function olderRisks(accountId: string, riskTexts: readonly repo.RiskTextRow[]) {
+    const identities = new Set(
+      riskTexts.filter((risk) => risk.head_json === null).map((risk) => risk.identity_id),
+    );
+    const older = new Map<string, repo.RiskRow>();
+    if (identities.size === 0) return older;
+    for (const risk of await repo.findRisksOf(db, accountId, [...identities]))
+      older.set(`${risk.identity_id}/${risk.id}`, risk);
+    return older;
   }
 
   async function requireIdentity(accountId: string, identityId: string) {
