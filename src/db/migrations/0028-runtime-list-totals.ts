@@ -26,6 +26,25 @@ import type { Migration } from '../migrator.js';
  * the account policy, and so does their totals row (the migrator's policy covers account_id).
  * Existing rows are counted here.
  */
+
+/** The kept lists, each named after its table (modules/list-totals, `KeptRuntimeList`). */
+const LISTS = ['runtime_http_observations', 'runtime_baselines', 'runtime_insights'] as const;
+
+/** The three triggers that keep one table's totals. */
+const keptBy = (table: string) => `create trigger runtime_list_totals_inserted after insert on ${table}
+  referencing new table as new_rows for each statement
+  execute function runtime_list_totals_inserted('${table}');
+create trigger runtime_list_totals_deleted after delete on ${table}
+  referencing old table as old_rows for each statement
+  execute function runtime_list_totals_deleted('${table}');
+create trigger runtime_list_totals_truncated after truncate on ${table}
+  for each statement execute function runtime_list_totals_truncated('${table}');
+`;
+
+/** The totals of one table's existing rows. */
+const counted = (table: string) => `select account_id, '${table}', cluster_id, count(*) from ${table}
+ group by account_id, cluster_id`;
+
 export const runtimeListTotals: Migration = {
   id: '0028-runtime-list-totals',
   sql: `
@@ -66,41 +85,8 @@ begin
 end
 $fn$;
 
-create trigger runtime_list_totals_inserted after insert on runtime_http_observations
-  referencing new table as new_rows for each statement
-  execute function runtime_list_totals_inserted('runtime_http_observations');
-create trigger runtime_list_totals_deleted after delete on runtime_http_observations
-  referencing old table as old_rows for each statement
-  execute function runtime_list_totals_deleted('runtime_http_observations');
-create trigger runtime_list_totals_truncated after truncate on runtime_http_observations
-  for each statement execute function runtime_list_totals_truncated('runtime_http_observations');
-
-create trigger runtime_list_totals_inserted after insert on runtime_baselines
-  referencing new table as new_rows for each statement
-  execute function runtime_list_totals_inserted('runtime_baselines');
-create trigger runtime_list_totals_deleted after delete on runtime_baselines
-  referencing old table as old_rows for each statement
-  execute function runtime_list_totals_deleted('runtime_baselines');
-create trigger runtime_list_totals_truncated after truncate on runtime_baselines
-  for each statement execute function runtime_list_totals_truncated('runtime_baselines');
-
-create trigger runtime_list_totals_inserted after insert on runtime_insights
-  referencing new table as new_rows for each statement
-  execute function runtime_list_totals_inserted('runtime_insights');
-create trigger runtime_list_totals_deleted after delete on runtime_insights
-  referencing old table as old_rows for each statement
-  execute function runtime_list_totals_deleted('runtime_insights');
-create trigger runtime_list_totals_truncated after truncate on runtime_insights
-  for each statement execute function runtime_list_totals_truncated('runtime_insights');
-
+${LISTS.map(keptBy).join('\n')}
 insert into runtime_list_totals (account_id, list, cluster_id, total)
-select account_id, 'runtime_http_observations', cluster_id, count(*) from runtime_http_observations
- group by account_id, cluster_id
-union all
-select account_id, 'runtime_baselines', cluster_id, count(*) from runtime_baselines
- group by account_id, cluster_id
-union all
-select account_id, 'runtime_insights', cluster_id, count(*) from runtime_insights
- group by account_id, cluster_id;
+${LISTS.map(counted).join('\nunion all\n')};
 `,
 };
