@@ -171,7 +171,9 @@ function apiRisksSummary(stored: IdentityRow['risks_summary']) {
 }
 
 /** Whether the row has the cached columns identityJson needs (written since migration 0016). */
-export const hasCachedAccess = (row: IdentityRow) =>
+export const hasCachedAccess = (
+  row: IdentityRow,
+): row is IdentityRow & { assigned_roles_json: string; access_json: string } =>
   row.assigned_roles_json !== null && row.access_json !== null;
 
 /**
@@ -183,7 +185,7 @@ export function identityJson(
   risksJson: string,
   rawByKey: ReadonlyMap<string, RawObjectText>,
 ): string | null {
-  if (row.assigned_roles_json === null || row.access_json === null) return null;
+  if (!hasCachedAccess(row)) return null;
   const head = JSON.stringify(identityHead(row));
   return (
     `${head.slice(0, -1)},"risks":${risksJson}` +
