@@ -44,3 +44,46 @@ export function orderBy<F extends string>(
   const dir = sort.direction === 'desc' ? 'desc' : 'asc';
   return `order by ${columns[sort.field]} ${dir}, ${tiebreak} ${dir}`;
 }
+
+/**
+ * One key of a list's order. `nulls` is said only where it differs from PostgreSQL's default
+ * (nulls last ascending, first descending), which a reversed term then keeps reversed.
+ */
+export interface OrderTerm {
+  column: string;
+  direction: SortDirection;
+  nulls?: 'first' | 'last';
+}
+
+/** A list's whole order, as terms, so that it can also be read backwards (`reversedOrder`). */
+export type ListOrder = readonly OrderTerm[];
+
+/**
+ * The sort's column and then `tiebreaks`, each in the sort's direction.
+ *
+ * @example
+ *   sortOrder({ field: 'name', direction: 'desc' }, { name: 'c.name' }, 'c.id')
+ *   // [{ column: 'c.name', direction: 'desc' }, { column: 'c.id', direction: 'desc' }]
+ */
+export function sortOrder<F extends string>(
+  sort: Sort<F>,
+  columns: Record<F, string>,
+  ...tiebreaks: string[]
+): OrderTerm[] {
+  return [columns[sort.field], ...tiebreaks].map((column) => ({ column, direction: sort.direction }));
+}
+
+export function orderSql(order: ListOrder): string {
+  return `order by ${order
+    .map((term) => `${term.column} ${term.direction}${term.nulls ? ` nulls ${term.nulls}` : ''}`)
+    .join(', ')}`;
+}
+
+/** The same order from its other end: every direction and every explicit nulls placement flipped. */
+export function reversedOrder(order: ListOrder): OrderTerm[] {
+  return order.map((term) => ({
+    column: term.column,
+    direction: term.direction === 'asc' ? 'desc' : 'asc',
+    ...(term.nulls ? { nulls: term.nulls === 'first' ? 'last' : 'first' } : {}),
+  }));
+}

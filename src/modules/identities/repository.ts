@@ -6,8 +6,9 @@ import type { Executor } from '../../db/database.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
-import { orderBy, type Sort } from '../../http/sort.js';
-import { countOf, keptTotal, pageWithTotal } from '../list-totals/repository.js';
+import { type ListOrder, orderSql, type Sort, sortOrder } from '../../http/sort.js';
+import { pageRange } from '../list-totals/page-range.js';
+import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { IdentityFilters, IdentitySortField } from './list-query.js';
 
@@ -85,10 +86,11 @@ const SORT_COLUMNS: Record<IdentitySortField, string> = {
 /** Columns that may be null sort their nulls last in both directions ("never used" at the end). */
 const NULLABLE: ReadonlySet<IdentitySortField> = new Set(['last_used_at', 'last_detected_at']);
 
-function order(sort: Sort<IdentitySortField>): string {
-  if (!NULLABLE.has(sort.field)) return orderBy(sort, SORT_COLUMNS, 'i.id');
-  const dir = sort.direction === 'desc' ? 'desc' : 'asc';
-  return `order by ${SORT_COLUMNS[sort.field]} ${dir} nulls last, i.id ${dir}`;
+function order(sort: Sort<IdentitySortField>): ListOrder {
+  const terms = sortOrder(sort, SORT_COLUMNS, 'i.id');
+  if (!NULLABLE.has(sort.field)) return terms;
+  const [field, ...tiebreaks] = terms;
+  return [{ ...field!, nulls: 'last' }, ...tiebreaks];
 }
 
 function listWhere(accountId: string, filters: IdentityFilters): Where {
@@ -132,13 +134,19 @@ export async function listIdentities(
     : countOf(`select count(*) as total from identities i where ${where.sql}`, where.params);
   // A deferred join, as the containers and resources lists do (docs/performance.md, "Fix 4"): the
   // page's keys first, from the sort's index (account_id, <field>, id) or a sort of narrow keys,
-  // then those rows by primary key. Sorting whole identity rows (about 1.5 KB each) spilled to
-  // disk for a deep page at medium size.
+  // from the nearer end of the list, then those rows by primary key. Sorting whole identity rows
+  // (about 1.5 KB each) spilled to disk for a deep page at medium size.
+  const listOrder = order(query.sort);
+  const keys = pageRange(where, {
+    rows: `select i.account_id, i.id from identities i where ${where.sql}`,
+    order: listOrder,
+    page: query.page,
+    keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'identities'),
+  });
   const page = `select ${COLUMNS}
-       from (select i.account_id, i.id from identities i where ${where.sql} ${order(query.sort)}
-              limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}) k
+       from ${keys} k
        join identities i on i.account_id = k.account_id and i.id = k.id
-      ${order(query.sort)}`;
+      ${orderSql(listOrder)}`;
   return pageWithTotal<IdentityRow>(db, { sql: page, params: where.params }, total);
 }
 

@@ -3,8 +3,9 @@ import { isoUtc } from '../../db/iso-time.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
-import { orderBy, type Sort } from '../../http/sort.js';
-import { countOf, keptTotal, pageWithTotal } from '../list-totals/repository.js';
+import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
+import { pageRange } from '../list-totals/page-range.js';
+import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import { CONTAINER_FILTER_KEYS, CONTAINER_SEARCH_FIELDS, CONTAINER_SORT_FIELDS } from './schemas.js';
 
@@ -103,12 +104,18 @@ export async function listContainers(
     ? keptTotal(accountId, 'inventory_containers')
     : countOf(`select count(*) as total from inventory_containers c where ${filter}`, where.params);
   // A deferred join: the page's keys first, in order, from the sort's index alone (no row of the
-  // account is read or sorted), then those rows by primary key, put back in the same order.
-  const order = orderBy(query.sort, SORT_COLUMNS, 'c.id');
+  // account is read or sorted), from the nearer end of the list, then those rows by primary key,
+  // put in order.
+  const order = sortOrder(query.sort, SORT_COLUMNS, 'c.id');
+  const keys = pageRange(where, {
+    rows: `select c.account_id, c.id from inventory_containers c where ${filter}`,
+    order,
+    page: query.page,
+    keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'inventory_containers'),
+  });
   const page = `select ${COLUMNS}
-       from (select c.account_id, c.id from inventory_containers c where ${filter} ${order}
-              limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}) k
+       from ${keys} k
        join inventory_containers c on c.account_id = k.account_id and c.id = k.id
-      ${order}`;
+      ${orderSql(order)}`;
   return pageWithTotal<ContainerRow>(db, { sql: page, params: where.params }, total);
 }

@@ -12,6 +12,10 @@
  *   return pageWithTotal<ContainerRow>(db, { sql: 'select ... limit ...', params: where.params }, total);
  */
 import { type Executor, queryAll, type Statement } from '../../db/database.js';
+import type { Where } from '../resources/where.js';
+
+/** A kept total as SQL, its values bound on the statement's `where` when it is written. */
+export type KeptTotalValue = (where: Where) => string;
 
 /** The lists kept; `cluster_resources_live` counts the latest, undeleted versions. */
 export type KeptList =
@@ -37,6 +41,22 @@ export function keptRuntimeTotal(accountId: string, list: KeptRuntimeList): Stat
     sql: 'select sum(total) as total from runtime_list_totals where account_id = $1 and list = $2',
     params: [accountId, list],
   };
+}
+
+/**
+ * The kept total of a list as a scalar subquery, for a page statement that needs it
+ * (page-range.ts): bound on that statement's `where` only if the statement uses it, since an
+ * unused parameter has no type PostgreSQL could infer. Null when nothing was ever written: 0.
+ */
+export function keptTotalOf(accountId: string, list: KeptList): KeptTotalValue {
+  return (where) =>
+    `select total from list_totals where account_id = ${where.next(accountId)} and list = ${where.next(list)}`;
+}
+
+/** As keptTotalOf, for a runtime list: the sum of its clusters' totals. */
+export function keptRuntimeTotalOf(accountId: string, list: KeptRuntimeList): KeptTotalValue {
+  return (where) =>
+    `select sum(total) from runtime_list_totals where account_id = ${where.next(accountId)} and list = ${where.next(list)}`;
 }
 
 /** A `select count(*) as total ...` statement, with a copy of the parameters as they are now. */

@@ -1,8 +1,9 @@
 import type { Executor } from '../../db/database.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { orderBy, type Sort } from '../../http/sort.js';
-import { countOf, keptTotal, pageWithTotal } from '../list-totals/repository.js';
+import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
+import { pageRange } from '../list-totals/page-range.js';
+import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
 import type { RESOURCE_SORT_FIELDS } from './schemas.js';
 import { Where } from './where.js';
 
@@ -88,23 +89,27 @@ export async function listResources(
 ) {
   const where = listWhere(accountId, query.filters);
   const then = THEN_BY[query.sort.field];
-  const dir = query.sort.direction;
   // cluster_id last: the same id in two clusters still has one order (the live indexes end with it).
-  const tiebreak = `${then ? `${then} ${dir}, ` : ''}r.id ${dir}, r.cluster_id`;
-  const order = orderBy(query.sort, SORT_COLUMNS, tiebreak);
+  const order = sortOrder(query.sort, SORT_COLUMNS, ...(then ? [then] : []), 'r.id', 'r.cluster_id');
   const filter = where.sql;
+  const live = !query.filters.includeHistory && !where.filtered;
   // The live versions of the account, unfiltered: their total is kept at ingestion (migration 0022).
-  const total =
-    !query.filters.includeHistory && !where.filtered
-      ? keptTotal(accountId, 'cluster_resources_live')
-      : countOf(`select count(*) as total from cluster_resources r where ${filter}`, where.params);
+  const total = live
+    ? keptTotal(accountId, 'cluster_resources_live')
+    : countOf(`select count(*) as total from cluster_resources r where ${filter}`, where.params);
   // A deferred join: the page's keys first, in order, from the sort's live index alone (no row of
-  // the account is read or sorted), then those rows by primary key, put back in the same order.
+  // the account is read or sorted), from the nearer end of the list, then those rows by primary
+  // key, put in order.
+  const keys = pageRange(where, {
+    rows: `select r.account_id, r.cluster_id, r.id from cluster_resources r where ${filter}`,
+    order,
+    page: query.page,
+    keptTotal: live ? keptTotalOf(accountId, 'cluster_resources_live') : undefined,
+  });
   const page = `select ${columns(query.withPayload)}
-       from (select r.account_id, r.cluster_id, r.id from cluster_resources r where ${filter} ${order}
-              limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}) k
+       from ${keys} k
        join cluster_resources r on r.account_id = k.account_id and r.cluster_id = k.cluster_id and r.id = k.id
-      ${order}`;
+      ${orderSql(order)}`;
   return pageWithTotal<ResourceRow>(db, { sql: page, params: where.params }, total);
 }
 

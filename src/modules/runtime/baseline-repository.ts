@@ -4,9 +4,10 @@ import type { Fingerprint } from '../../engines/runtime/index.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
-import { orderBy, type Sort } from '../../http/sort.js';
+import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { batches } from '../../ingest/batches.js';
-import { countOf, keptRuntimeTotal, pageWithTotal } from '../list-totals/repository.js';
+import { pageRange } from '../list-totals/page-range.js';
+import { countOf, keptRuntimeTotal, keptRuntimeTotalOf, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import {
   type BASELINE_FILTER_KEYS,
@@ -117,7 +118,13 @@ export async function listBaselines(
   const fingerprint = query.cachedText
     ? 'case when fingerprint_json is null then fingerprint end as fingerprint, fingerprint_json'
     : 'fingerprint, null as fingerprint_json';
-  const page = `select ${LIST_COLUMNS}, ${fingerprint} from runtime_baselines where ${where.sql} ${orderBy(query.sort, SORT_COLUMNS, 'id')}
-      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`;
+  const order = sortOrder(query.sort, SORT_COLUMNS, 'id');
+  const rows = pageRange(where, {
+    rows: `select ${LIST_COLUMNS}, fingerprint, fingerprint_json from runtime_baselines where ${where.sql}`,
+    order,
+    page: query.page,
+    keptTotal: where.filtered ? undefined : keptRuntimeTotalOf(accountId, 'runtime_baselines'),
+  });
+  const page = `select ${LIST_COLUMNS}, ${fingerprint} from ${rows} b ${orderSql(order)}`;
   return pageWithTotal<ListedBaseline>(db, { sql: page, params: where.params }, total);
 }

@@ -5,8 +5,10 @@ import type { HttpObservation } from '../../engines/runtime/index.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
+import { type ListOrder, orderSql } from '../../http/sort.js';
 import { batches } from '../../ingest/batches.js';
-import { countOf, keptRuntimeTotal, pageWithTotal } from '../list-totals/repository.js';
+import { pageRange } from '../list-totals/page-range.js';
+import { countOf, keptRuntimeTotal, keptRuntimeTotalOf, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import { type HTTP_FILTER_KEYS, HTTP_SEARCH_FIELDS } from './http-schemas.js';
 
@@ -141,8 +143,16 @@ export async function listObservations(
     : countOf(`select count(*) as total from runtime_http_observations where ${where.sql}`, where.params);
   // Most recently seen first: what a reviewer of live traffic wants on top. Qualified: the bare
   // name would be the select list's text of last_seen_at, which no index is ordered by.
-  const page = `select ${LIST_COLUMNS} from runtime_http_observations o where ${where.sql}
-      order by o.last_seen_at desc, o.id desc
-      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`;
+  const order: ListOrder = [
+    { column: 'o.last_seen_at', direction: 'desc' },
+    { column: 'o.id', direction: 'desc' },
+  ];
+  const rows = pageRange(where, {
+    rows: `select ${COLUMNS} from runtime_http_observations o where ${where.sql}`,
+    order,
+    page: query.page,
+    keptTotal: where.filtered ? undefined : keptRuntimeTotalOf(accountId, 'runtime_http_observations'),
+  });
+  const page = `select ${LIST_COLUMNS} from ${rows} o ${orderSql(order)}`;
   return pageWithTotal<ListedObservation>(db, { sql: page, params: where.params }, total);
 }

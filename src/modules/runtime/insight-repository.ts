@@ -2,9 +2,10 @@
 import type { Executor } from '../../db/database.js';
 import type { AnalysisRecord, RuntimeInsight, Severity } from '../../engines/runtime/index.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { orderBy, type Sort } from '../../http/sort.js';
+import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { batches } from '../../ingest/batches.js';
-import { countOf, keptRuntimeTotal, pageWithTotal } from '../list-totals/repository.js';
+import { pageRange } from '../list-totals/page-range.js';
+import { countOf, keptRuntimeTotal, keptRuntimeTotalOf, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { INSIGHT_SORT_FIELDS } from './insight-schemas.js';
 
@@ -179,8 +180,14 @@ export async function listInsights(
   const total = !where.filtered
     ? keptRuntimeTotal(accountId, 'runtime_insights')
     : countOf(`select count(*) as total from runtime_insights i where ${where.sql}`, where.params);
-  const page = `select ${COLUMNS} from runtime_insights i where ${where.sql} ${orderBy(query.sort, SORT_COLUMNS, 'id')}
-      limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}`;
+  const order = sortOrder(query.sort, SORT_COLUMNS, 'id');
+  const rows = pageRange(where, {
+    rows: `select ${COLUMNS} from runtime_insights i where ${where.sql}`,
+    order,
+    page: query.page,
+    keptTotal: where.filtered ? undefined : keptRuntimeTotalOf(accountId, 'runtime_insights'),
+  });
+  const page = `select ${COLUMNS} from ${rows} i ${orderSql(order)}`;
   return pageWithTotal<InsightRow>(db, { sql: page, params: where.params }, total);
 }
 

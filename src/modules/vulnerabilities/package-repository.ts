@@ -7,9 +7,10 @@ import type { Executor } from '../../db/database.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern } from '../../http/search.js';
-import type { Sort } from '../../http/sort.js';
+import { type ListOrder, orderSql, type Sort } from '../../http/sort.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
-import { countOf, keptTotal, pageWithTotal } from '../list-totals/repository.js';
+import { pageRange } from '../list-totals/page-range.js';
+import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { PackageFilterKey, PackageSortField } from './package-schemas.js';
 
@@ -64,11 +65,14 @@ const COLUMNS = `p.id, p.name, p.version, p.images_count, p.critical_count, p.hi
   p.low_count, p.negligible_count, p.unspecified_count, p.total_vulerabilities_count`;
 
 /** Name sorts tie-break on version, count sorts on name then version; id last, so paging is stable. */
-function orderBy(sort: Sort<PackageSortField>): string {
-  const dir = sort.direction === 'desc' ? 'desc' : 'asc';
-  if (sort.field === 'name') return `order by p.name ${dir}, p.version ${dir}, p.id ${dir}`;
-  if (sort.field === 'version') return `order by p.version ${dir}, p.name ${dir}, p.id ${dir}`;
-  return `order by p.${sort.field} ${dir}, p.name asc, p.version asc, p.id asc`;
+function listOrder(sort: Sort<PackageSortField>): ListOrder {
+  const terms = (...columns: string[]) => columns.map((column) => ({ column, direction: sort.direction }));
+  if (sort.field === 'name') return terms('p.name', 'p.version', 'p.id');
+  if (sort.field === 'version') return terms('p.version', 'p.name', 'p.id');
+  return [
+    { column: `p.${sort.field}`, direction: sort.direction },
+    ...['p.name', 'p.version', 'p.id'].map((column) => ({ column, direction: 'asc' as const })),
+  ];
 }
 
 function whereOf(accountId: string, query: PackageQuery): Where {
@@ -98,12 +102,17 @@ export async function listPackages(db: Executor, accountId: string, query: Packa
         `${IN_USE_IMAGES} select count(*) as total from vulnerability_packages p where ${where.sql}`,
         where.params,
       );
-  // The page's rows first, then `in_use` of those alone.
-  const order = orderBy(query.sort);
+  // The page's rows first, from the nearer end of the list, then `in_use` of those alone.
+  const order = listOrder(query.sort);
+  const rows = pageRange(where, {
+    rows: `select p.account_id, ${COLUMNS} from vulnerability_packages p where ${where.sql}`,
+    order,
+    page: query.page,
+    keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'vulnerability_packages'),
+  });
   const page = `${query.inUse !== undefined ? IN_USE_IMAGES : ''}
     select ${COLUMNS}, ${IN_USE_OF_ROW} as in_use
-      from (select p.account_id, ${COLUMNS} from vulnerability_packages p where ${where.sql} ${order}
-             limit ${where.next(query.page.limit)} offset ${where.next(query.page.offset)}) p
-     ${order}`;
+      from ${rows} p
+     ${orderSql(order)}`;
   return pageWithTotal<PackageRow>(db, { sql: page, params: where.params }, total);
 }
