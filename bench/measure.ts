@@ -35,6 +35,8 @@ export interface MeasureOptions {
   /** overrides the measured account's scanned images (docs/performance.md: why) */
   scanImages?: number;
   out?: string;
+  /** leave the store in place after the run, and say where it is (to study plans on its data) */
+  keep?: boolean;
 }
 
 const bar = (format: string) =>
@@ -203,7 +205,8 @@ export async function measure(options: MeasureOptions): Promise<void> {
     await load.stop();
     await bare?.stop();
     await server?.stop();
-    await store.drop();
+    if (options.keep) console.log(`store kept: ${store.url ?? store.dataDir} (drop it when done)`);
+    else await store.drop();
     console.log(`bench finished in ${Math.round((performance.now() - started) / 1000)} s`);
   }
 }

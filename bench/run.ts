@@ -30,7 +30,8 @@ const program = new Command('bench')
     "scan reports (images) of the measured account, instead of the size's",
     (value) => Number(value),
   )
-  .option('--out <file>', 'result file (default bench/results/<engine>-<size>.json)');
+  .option('--out <file>', 'result file (default bench/results/<engine>-<size>.json)')
+  .option('--keep', "keep the run's database or data directory, and print where it is", false);
 
 program.parse();
 const options = program.opts<{
@@ -43,6 +44,7 @@ const options = program.opts<{
   only?: string;
   scanImages?: number;
   out?: string;
+  keep: boolean;
 }>();
 
 try {

@@ -60,7 +60,10 @@ export function pageRange(where: Where, range: PageRange): string {
   const fromEnd = `${range.rows} ${orderSql(reversedOrder(range.order))}
       limit greatest(least(${limit}, ${total} - ${offset}), 0)
       offset greatest(${total} - ${offset} - ${limit}, 0)`;
-  return `(select * from (${fromStart}) from_start where ${nearerStart}
+  // The outer limit changes no row (each branch returns at most `limit`) but tells the planner so:
+  // the backward limit is an expression it cannot estimate, and taking the page for thousands of
+  // rows it joined them to their table by hashing every row of it (236 ms, against 2 ms).
+  return `(select * from (select * from (${fromStart}) from_start where ${nearerStart}
       union all
-      select * from (${fromEnd}) from_end where not (${nearerStart}))`;
+      select * from (${fromEnd}) from_end where not (${nearerStart})) either_end limit ${limit})`;
 }

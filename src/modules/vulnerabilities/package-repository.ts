@@ -54,12 +54,16 @@ const IN_USE = `exists (select 1 from vulnerability_image_packages ip
 /**
  * `in_use` of one package of a page: its images (primary key prefix), each probed in the image
  * workloads' primary key. Used on the page's rows only: given the whole account, the planner
- * hashed every image package of the account for each page (docs/performance.md, "Fix 16d").
+ * hashed every image package of the account for each page (docs/performance.md, "Fix 16d"). A
+ * scalar subquery, not EXISTS: the planner may turn an EXISTS into a hash of every image package
+ * of the account whenever it misjudges how many rows reach it (it did for a page read from the
+ * list's end, "Fix 17a"); a scalar subquery is only ever probed row by row.
  */
-const IN_USE_OF_ROW = `exists (select 1 from vulnerability_image_packages ip
+const IN_USE_OF_ROW = `coalesce((select true from vulnerability_image_packages ip
    where ip.account_id = p.account_id and ip.package_id = p.id
      and exists (select 1 from vulnerability_image_workloads w
-                  where w.account_id = ip.account_id and w.image_id = ip.image_id))`;
+                  where w.account_id = ip.account_id and w.image_id = ip.image_id)
+   limit 1), false)`;
 
 const COLUMNS = `p.id, p.name, p.version, p.images_count, p.critical_count, p.high_count, p.medium_count,
   p.low_count, p.negligible_count, p.unspecified_count, p.total_vulerabilities_count`;
