@@ -37,6 +37,8 @@ export interface LoadPhaseOptions {
   serverPid: number;
   connections: number;
   seconds: number;
+  /** unmeasured load before each measured run (server and bare ceiling alike) */
+  warmupSeconds: number;
   load: Helper;
   bare: BareHttpCeiling | undefined;
   sql: { recorder: SqlRecorder; url: string; explain: (sql: string) => Promise<string> } | undefined;
@@ -74,6 +76,16 @@ export async function runLoadPhase(cases: LoadCase[], options: LoadPhaseOptions)
         connections: options.connections,
         seconds: options.seconds,
       };
+      const warmUp = async (url: string) => {
+        if (options.warmupSeconds > 0) {
+          await options.load.ask<{ summary: LoadSummary }>({
+            ...request,
+            url,
+            seconds: options.warmupSeconds,
+          });
+        }
+      };
+      await warmUp(request.url);
       const cpuBefore = cpuMsOf(options.serverPid);
       const server = (await options.load.ask<{ summary: LoadSummary }>(request)).summary;
       const cpuPerRequest = (cpuMsOf(options.serverPid) - cpuBefore) / Math.max(1, server.requests);
@@ -90,6 +102,7 @@ export async function runLoadPhase(cases: LoadCase[], options: LoadPhaseOptions)
       };
       if (options.bare && (loadCase.kind === 'tiny' || loadCase.kind === 'page1')) {
         const url = await options.bare.serve(body, probe.headers.get('content-type') ?? 'application/json');
+        await warmUp(url);
         const bareBefore = cpuMsOf(options.bare.pid);
         const summary = (await options.load.ask<{ summary: LoadSummary }>({ ...request, url })).summary;
         const barePerRequest = (cpuMsOf(options.bare.pid) - bareBefore) / Math.max(1, summary.requests);

@@ -32,6 +32,9 @@ test('a round analyzes a table past the analyze threshold, vacuums one past the 
   const first = await maintainEmbeddedStore(db);
   assert.ok(first.analyzed.includes(probe), `analyzed: ${first.analyzed.join(', ')}`);
   assert.ok(first.vacuumed.includes(probe), `vacuumed: ${first.vacuumed.join(', ')}`);
+  // The longest statement is named, for the log line that explains a latency spike.
+  assert.match(first.longest?.statement ?? '', /^(analyze|vacuum) /);
+  assert.ok((first.longest?.ms ?? -1) >= 0);
   const maintained = await statsOf(db);
   assert.equal(maintained?.reltuples, 2000, 'the planner now knows the row count');
   assert.ok((maintained?.allVisible ?? 0) > 0, 'index-only scans can skip the heap of its pages');
@@ -50,6 +53,7 @@ test('a round analyzes a table past the analyze threshold, vacuums one past the 
 
   const fourth = await maintainEmbeddedStore(db);
   assert.ok(!fourth.analyzed.includes(probe) && !fourth.vacuumed.includes(probe), 'nothing changed since');
+  if (fourth.analyzed.length + fourth.vacuumed.length === 0) assert.equal(fourth.longest, undefined);
 });
 
 test('a table filled before a restart (activity counters at zero) is vacuumed by its unmarked pages', {

@@ -52,7 +52,15 @@ interface TableActivity {
 export interface MaintenanceRound {
   analyzed: string[];
   vacuumed: string[];
+  /** the round's longest statement: how long a request that came during it may have waited */
+  longest?: { statement: string; ms: number };
 }
+
+/**
+ * A statement holding the store at least this long is logged: the requests that came meanwhile
+ * waited for it, and an operator seeing a latency spike should find why.
+ */
+export const LONG_MAINTENANCE_MS = 1000;
 
 /** One round: the tables past autovacuum's thresholds get their ANALYZE, then their VACUUM. */
 export async function maintainEmbeddedStore(db: Database): Promise<MaintenanceRound> {
@@ -71,10 +79,24 @@ export async function maintainEmbeddedStore(db: Database): Promise<MaintenanceRo
       t.inserted > VACUUM_INSERT_THRESHOLD + VACUUM_INSERT_SCALE * t.live ||
       t.pages - t.allVisible > VACUUM_UNMARKED_PAGES_THRESHOLD + VACUUM_UNMARKED_PAGES_SCALE * t.pages,
   );
-  // One statement per table, outside any transaction (VACUUM refuses to run in one).
-  for (const { table } of analyzed) await db.exec(`analyze ${table}`);
-  for (const { table } of vacuumed) await db.exec(`vacuum ${table}`);
-  return { analyzed: analyzed.map((t) => t.table), vacuumed: vacuumed.map((t) => t.table) };
+  // One statement per table, outside any transaction (VACUUM refuses to run in one): requests
+  // queued meanwhile are served between two of them.
+  let longest: MaintenanceRound['longest'];
+  const statements = [
+    ...analyzed.map(({ table }) => `analyze ${table}`),
+    ...vacuumed.map(({ table }) => `vacuum ${table}`),
+  ];
+  for (const statement of statements) {
+    const started = performance.now();
+    await db.exec(statement);
+    const ms = Math.round(performance.now() - started);
+    if (!longest || ms > longest.ms) longest = { statement, ms };
+  }
+  return {
+    analyzed: analyzed.map((t) => t.table),
+    vacuumed: vacuumed.map((t) => t.table),
+    ...(longest ? { longest } : {}),
+  };
 }
 
 /** Runs a round every minute until stopped; a failed round is logged and the next one tries again. */
@@ -87,6 +109,11 @@ export function startEmbeddedMaintenance(
   const timer = setInterval(() => {
     if (running) return; // a long VACUUM is still going: skip this round rather than queue another
     running = maintainEmbeddedStore(db)
+      .then(({ longest }) => {
+        if (longest && longest.ms >= LONG_MAINTENANCE_MS) {
+          log.warn(longest, 'embedded store maintenance held the store; requests meanwhile waited');
+        }
+      })
       .catch((err: unknown) =>
         log.warn({ err }, 'embedded store maintenance (analyze, vacuum) failed; retrying in a minute'),
       )
