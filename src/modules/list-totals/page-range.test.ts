@@ -95,7 +95,7 @@ describe('pageRange on a table of its own', () => {
           }
         }
       }),
-      { numRuns: 25 },
+      { numRuns: 15 },
     );
   });
 
@@ -179,7 +179,7 @@ describe('every list endpoint, on the demo tenant', () => {
         assert.equal(whole.entries.length, total, `${url} fits one page`);
         // The demo has a single runtime insight: its pages past the end still take the backward branch.
         assert.ok(total >= 1, `${url} has rows to page through`);
-        for (const size of [1, 2, 7]) {
+        for (const size of [2, 7]) {
           for (let offset = 0; offset <= total; offset += size) {
             const query =
               paging === 'offset'
