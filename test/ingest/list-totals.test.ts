@@ -443,9 +443,14 @@ test('statements written by hand keep the totals: insert, update, delete, severa
     [tenant.accountId],
   );
   await check('after deleting rows by hand');
+  // Every column but the generated search text (migration 0029), which no insert may name.
+  const { rows: written } = await t.db.query<{ columns: string }>(
+    `select string_agg(column_name, ', ' order by ordinal_position) as columns from information_schema.columns
+      where table_schema = 'public' and table_name = 'inventory_containers' and is_generated = 'NEVER'`,
+  );
   await t.db.query(
-    `insert into inventory_containers
-     select * from inventory_containers where account_id = $1
+    `insert into inventory_containers (${written[0]!.columns})
+     select ${written[0]!.columns} from inventory_containers where account_id = $1
      on conflict do nothing`,
     [tenant.accountId],
   );
