@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ensureDemoTenant } from '../../src/demo/demo-tenant.js';
 import { openFeed } from '../../src/ingest/feeds/read-feed.js';
 import { importFeed } from '../../src/modules/vulnerabilities/feed-service.js';
-import { login, startTestApp, TEST_PEPPER, type TestApp } from '../support/harness.js';
+import { startDemoTenant } from '../support/demo.js';
+import { startTestApp, type TestApp } from '../support/harness.js';
 
 let t: TestApp;
 before(async () => {
@@ -23,19 +23,7 @@ test('the demo account has in-use packages and a CVE report enriched by the samp
   };
   await importFeed(t.db, await openFeed(Buffer.from(JSON.stringify(kev))), null);
 
-  let printed = '';
-  await ensureDemoTenant({
-    db: t.db,
-    pepper: TEST_PEPPER,
-    baseUrl: 'http://demo',
-    app: t.app,
-    print: (text: string) => (printed += text),
-  });
-  const keyId = /access_key_id: (\S+)/.exec(printed)?.[1];
-  const secret = /secret_key: +(\S+)/.exec(printed)?.[1];
-  const accountId = /account_id: +(\S+)/.exec(printed)?.[1];
-  assert.ok(keyId && secret && accountId, printed);
-  const token = await login(t, keyId, secret);
+  const { accountId, token } = await startDemoTenant(t);
   const get = async (url: string) => (await t.request({ method: 'GET', url, token })).body;
 
   const packages = await get(`/accounts/${accountId}/inventory_packages?limit=1000`);

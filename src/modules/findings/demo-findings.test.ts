@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { login, startTestApp, TEST_PEPPER, type TestApp } from '../../../test/support/harness.js';
-import { ensureDemoTenant } from '../../demo/demo-tenant.js';
+import { startDemoTenant } from '../../../test/support/demo.js';
+import { startTestApp, type TestApp } from '../../../test/support/harness.js';
 
 let t: TestApp;
 before(async () => {
@@ -27,19 +27,7 @@ interface Group {
 }
 
 test('the demo account has finding groups of every type, without double-reported pods', async () => {
-  let printed = '';
-  await ensureDemoTenant({
-    db: t.db,
-    pepper: TEST_PEPPER,
-    baseUrl: 'http://demo',
-    app: t.app,
-    print: (text: string) => (printed += text),
-  });
-  const keyId = /access_key_id: (\S+)/.exec(printed)?.[1];
-  const secret = /secret_key: +(\S+)/.exec(printed)?.[1];
-  const accountId = /account_id: +(\S+)/.exec(printed)?.[1];
-  assert.ok(keyId && secret && accountId, printed);
-  const token = await login(t, keyId, secret);
+  const { accountId, token } = await startDemoTenant(t);
   const res = await t.request({
     method: 'GET',
     url: `/accounts/${accountId}/unified_findings/groups?limit=1000`,

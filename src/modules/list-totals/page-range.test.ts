@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { login, startTestApp, TEST_PEPPER, type TestApp } from '../../../test/support/harness.js';
-import { ensureDemoTenant } from '../../demo/demo-tenant.js';
+import { startDemoTenant } from '../../../test/support/demo.js';
+import { startTestApp, type TestApp } from '../../../test/support/harness.js';
 import { type ListOrder, type OrderTerm, orderSql } from '../../http/sort.js';
 import { Where } from '../resources/where.js';
 import { pageRange } from './page-range.js';
@@ -132,17 +132,7 @@ describe('every list endpoint, on the demo tenant', () => {
   let token: string;
 
   before(async () => {
-    let printed = '';
-    await ensureDemoTenant({
-      db: t.db,
-      pepper: TEST_PEPPER,
-      baseUrl: 'http://demo',
-      app: t.app,
-      print: (text) => (printed += text),
-    });
-    const field = (name: string) => new RegExp(`${name}: +(\\S+)`).exec(printed)?.[1] as string;
-    accountId = field('account_id');
-    token = await login(t, field('access_key_id'), field('secret_key'));
+    ({ accountId, token } = await startDemoTenant(t));
   });
 
   /** Each list, how it pages (limit/offset or page/page_size) and sorts worth crossing. */

@@ -1,8 +1,8 @@
 /** The demo tenant shows runtime data, pushed into its demo cluster through the real endpoint. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { login, startTestApp, TEST_PEPPER, type TestApp } from '../../../test/support/harness.js';
-import { ensureDemoTenant } from '../../demo/demo-tenant.js';
+import { startDemoTenant } from '../../../test/support/demo.js';
+import { startTestApp, type TestApp } from '../../../test/support/harness.js';
 
 let t: TestApp;
 before(async () => {
@@ -11,18 +11,7 @@ before(async () => {
 after(() => t.close());
 
 test('the demo cluster has its insight, baselines, HTTP observations and the sample trusted prefixes', async () => {
-  let printed = '';
-  await ensureDemoTenant({
-    db: t.db,
-    pepper: TEST_PEPPER,
-    baseUrl: 'http://demo',
-    app: t.app,
-    print: (text: string) => (printed += text),
-  });
-  const [, keyId, secret, accountId] =
-    /access_key_id: (\S+)[\s\S]*secret_key: +(\S+)[\s\S]*account_id: +(\S+)/.exec(printed) ?? [];
-  assert.ok(keyId && secret && accountId, printed);
-  const token = await login(t, keyId, secret);
+  const { accountId, token } = await startDemoTenant(t);
   const get = async (url: string) =>
     (await t.request({ method: 'GET', url: `/accounts/${accountId}${url}`, token })).body;
 
