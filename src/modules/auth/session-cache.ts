@@ -9,8 +9,9 @@
  *
  * @example
  *   const cache = createSessionCache({ maxEntries: 10_000, ttlMs: 1000 });
+ *   const digest = tokenDigest(token); // its SHA-256, base64: the token itself is never kept
  *   const lookup = cache.beginLookup();
- *   const actor = cache.get(tokenHash) ?? lookup.store(tokenHash, await readFromDatabase(), msLeft);
+ *   const actor = cache.get(digest) ?? lookup.store(digest, await readFromDatabase(), msLeft);
  */
 import type { Actor } from '../../http/actor.js';
 
@@ -29,12 +30,14 @@ interface Entry {
 
 /** Which entries a revocation concerns. */
 export type SessionMatch =
+  /** the token's SHA-256, as the sessions table stores it */
   | { tokenHash: Buffer }
   | { accessKeyId: string }
   | { userId: string }
   /** authority changed in a way no narrower match names (e.g. rows written behind the server's back) */
   | { all: true };
 
+/** Entries are keyed by the token's SHA-256 in base64 (tokenDigest in security/secrets.ts). */
 const keyOf = (tokenHash: Buffer): string => tokenHash.toString('base64');
 
 export function createSessionCache({ maxEntries, ttlMs, now = Date.now }: SessionCacheOptions) {
@@ -52,8 +55,7 @@ export function createSessionCache({ maxEntries, ttlMs, now = Date.now }: Sessio
   }
 
   return {
-    get(tokenHash: Buffer): Actor | undefined {
-      const key = keyOf(tokenHash);
+    get(key: string): Actor | undefined {
       const entry = entries.get(key);
       if (!entry) return undefined;
       entries.delete(key);
@@ -68,9 +70,8 @@ export function createSessionCache({ maxEntries, ttlMs, now = Date.now }: Sessio
       // The database measured msLeft after this instant: counting from here never overshoots.
       const startedAt = now();
       return {
-        store(tokenHash: Buffer, actor: Actor, msLeft: number): Actor {
+        store(key: string, actor: Actor, msLeft: number): Actor {
           if (generation !== startedAtGeneration || msLeft <= 0) return actor;
-          const key = keyOf(tokenHash);
           entries.delete(key);
           entries.set(key, { actor, validUntil: startedAt + Math.min(ttlMs, msLeft) });
           while (entries.size > maxEntries) {
