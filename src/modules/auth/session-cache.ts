@@ -43,6 +43,12 @@ const keyOf = (tokenHash: Buffer): string => tokenHash.toString('base64');
 export function createSessionCache({ maxEntries, ttlMs, now = Date.now }: SessionCacheOptions) {
   // A Map iterates in insertion order: re-inserting on every hit keeps the oldest use first.
   const entries = new Map<string, Entry>();
+  // The most recently used key, already last: a burst of requests with one token moves nothing.
+  let newest: string | undefined;
+  const remove = (key: string) => {
+    entries.delete(key);
+    if (key === newest) newest = undefined;
+  };
   // Bumped by every revocation. A lookup that began before one must not store what it read: the
   // row it saw may be the one the revocation just ended.
   let generation = 0;
@@ -58,9 +64,15 @@ export function createSessionCache({ maxEntries, ttlMs, now = Date.now }: Sessio
     get(key: string): Actor | undefined {
       const entry = entries.get(key);
       if (!entry) return undefined;
-      entries.delete(key);
-      if (now() >= entry.validUntil) return undefined;
-      entries.set(key, entry);
+      if (now() >= entry.validUntil) {
+        remove(key);
+        return undefined;
+      }
+      if (key !== newest) {
+        entries.delete(key);
+        entries.set(key, entry);
+        newest = key;
+      }
       return entry.actor;
     },
 
@@ -74,10 +86,8 @@ export function createSessionCache({ maxEntries, ttlMs, now = Date.now }: Sessio
           if (generation !== startedAtGeneration || msLeft <= 0) return actor;
           entries.delete(key);
           entries.set(key, { actor, validUntil: startedAt + Math.min(ttlMs, msLeft) });
-          while (entries.size > maxEntries) {
-            const oldest = entries.keys().next().value as string;
-            entries.delete(oldest);
-          }
+          newest = key;
+          while (entries.size > maxEntries) remove(entries.keys().next().value as string);
           return actor;
         },
       };
@@ -87,7 +97,7 @@ export function createSessionCache({ maxEntries, ttlMs, now = Date.now }: Sessio
     forget(match: SessionMatch): void {
       generation += 1;
       for (const [key, entry] of entries) {
-        if (matches(entry, key, match)) entries.delete(key);
+        if (matches(entry, key, match)) remove(key);
       }
     },
 
