@@ -11,9 +11,10 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/dat
 import { TEST_PEPPER } from '../../../test/support/harness.js';
 import type { Database } from '../../db/database.js';
 import { withScope, withSystemScope } from '../../db/scope.js';
+import { hashToken } from '../../security/secrets.js';
 import { createTenancyService } from '../tenancy/service.js';
 import { createLoginThrottle } from './login-throttle.js';
-import { insertSession } from './repository.js';
+import { findSession, insertSession } from './repository.js';
 import { type AuthService, createAuthService } from './service.js';
 
 let database: TestDatabase;
@@ -130,5 +131,29 @@ describe('login key cache', () => {
     assert.equal(await sessionsOfKey(), 0);
     assert.equal(await withSystemScope(write), true);
     assert.equal(await sessionsOfKey(), 1);
+  });
+
+  test("the session lookup is bound by row-level security: another tenant's scope finds nothing", async (t) => {
+    if (database.db.engine !== 'postgres') {
+      t.skip("PGlite connects as the tables' owner, whom the policies do not bind");
+      return;
+    }
+    const { token } = await login();
+    const tokenHash = hashToken(token);
+    const other = await tenancy.bootstrap({ tenant: `other-${Math.random()}`, account: 'main' });
+    const inOtherTenant = await withScope(
+      { kind: 'tenant', tenantId: other.tenant_id, accountIds: 'all' },
+      () => findSession(database.db, tokenHash),
+    );
+    assert.equal(inOtherTenant, undefined);
+    const found = await withSystemScope(() => findSession(database.db, tokenHash));
+    assert.equal(found?.access_key_id, key.id);
+    assert.equal(found?.usable, true);
+    assert.equal(found?.expired, false);
+    assert.ok(
+      (found?.valid_for_ms ?? 0) > 50_000 && (found?.valid_for_ms ?? 0) <= 60_000,
+      'the TTL of this test',
+    );
+    assert.deepEqual(found?.assignments, [{ level: 'tenant', account_id: null, role: 'admin' }]);
   });
 });

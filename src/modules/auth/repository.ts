@@ -72,21 +72,12 @@ export interface SessionRow {
   assignments: { level: Level; account_id: string | null; role: Role }[];
 }
 
-/** One round trip: the session, its key, its user and the user's role assignments. */
+/**
+ * One round trip: the session, its key, its user and the user's role assignments, by
+ * posture_session (migration 0041), whose statement is planned once per connection.
+ */
 export async function findSession(db: Executor, tokenHash: Buffer): Promise<SessionRow | undefined> {
-  const { rows } = await db.query<SessionRow>(
-    `select s.user_id, s.tenant_id, s.access_key_id, k.scope as key_scope, k.account_id as key_account_id,
-            s.expires_at <= now() as expired,
-            (k.revoked_at is null and (k.expires_at is null or k.expires_at > now()) and not u.locked) as usable,
-            (extract(epoch from least(s.expires_at, k.expires_at) - now()) * 1000)::float8 as valid_for_ms,
-            coalesce((select json_agg(json_build_object('level', r.level, 'account_id', r.account_id, 'role', r.role))
-                        from role_assignments r where r.user_id = s.user_id), '[]'::json) as assignments
-       from sessions s
-       join access_keys k on k.id = s.access_key_id
-       join users u on u.id = s.user_id
-      where s.token_hash = $1`,
-    [tokenHash],
-  );
+  const { rows } = await db.query<SessionRow>('select * from posture_session($1)', [tokenHash]);
   const row = rows[0];
   if (row && typeof row.assignments === 'string') row.assignments = JSON.parse(row.assignments);
   return row;
