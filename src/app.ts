@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parse as parseQuery } from 'node:querystring';
-import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -45,7 +44,7 @@ import { userRoutes } from './modules/users/routes.js';
 import { feedRoutes } from './modules/vulnerabilities/feed-routes.js';
 import { vulnerabilityIngestRoutes } from './modules/vulnerabilities/ingest-routes.js';
 import { vulnerabilityRoutes } from './modules/vulnerabilities/routes.js';
-import { hashToken } from './security/secrets.js';
+import { tokenDigest } from './security/secrets.js';
 import { createServices, type Services } from './services.js';
 
 export const API_VERSION = '0.0.21';
@@ -109,11 +108,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance & { servi
   // would hand a JSON route a string and turn a 415 into a confusing 400.
   app.removeContentTypeParser('text/plain');
 
-  app.addHook('onRequest', async (request, reply) => stampResponseHeaders(request, reply));
+  app.addHook('onRequest', (request, reply, done) => {
+    stampResponseHeaders(request, reply);
+    done();
+  });
   registerErrorHandling(app);
+  // The API reference is public, like /openapi.json: it shows the contract, never data. Before
+  // the auth hook, which leaves public routes alone as they are registered.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...route.config, public: true };
+  });
 
   const services = createServices(deps);
-  await app.register(cookie);
   if (config.RATE_LIMIT_PER_MINUTE > 0) {
     await app.register(rateLimit, {
       max: config.RATE_LIMIT_PER_MINUTE,
@@ -122,7 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance & { servi
       // Per session token (hashed, so the limiter never holds a credential); per address otherwise.
       keyGenerator: (request) => {
         const token = sessionToken(request);
-        return token ? `t:${hashToken(token).toString('base64url')}` : `a:${request.ip}`;
+        return token ? `t:${tokenDigest(token)}` : `a:${request.ip}`;
       },
       allowList: (request) => request.routeOptions.config?.public === true && request.method === 'GET',
     });
@@ -148,10 +154,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance & { servi
       },
       security: [{ bearer: [] }, { session_cookie: [] }],
     },
-  });
-  // The API reference is public, like /openapi.json: it shows the contract, never data.
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs')) route.config = { ...route.config, public: true };
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { deepLinking: true } });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

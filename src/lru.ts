@@ -9,13 +9,17 @@
 export function createLru<Value>(maxEntries: number) {
   // A Map iterates in insertion order: re-inserting on every hit keeps the oldest use first.
   const entries = new Map<string, Value>();
+  // The most recently used key, already last: a run of hits on one key (a client's burst of
+  // requests) moves nothing, where deleting and re-adding it churned the Map on every request.
+  let newest: string | undefined;
 
   return {
     get(key: string): Value | undefined {
       const value = entries.get(key);
-      if (value !== undefined) {
+      if (value !== undefined && key !== newest) {
         entries.delete(key);
         entries.set(key, value);
+        newest = key;
       }
       return value;
     },
@@ -24,15 +28,18 @@ export function createLru<Value>(maxEntries: number) {
     set(key: string, value: Value): Value {
       entries.delete(key);
       entries.set(key, value);
+      newest = key;
       while (entries.size > maxEntries) {
         const oldest = entries.keys().next().value as string;
         entries.delete(oldest);
+        if (oldest === newest) newest = undefined;
       }
       return value;
     },
 
     delete(key: string): void {
       entries.delete(key);
+      if (key === newest) newest = undefined;
     },
 
     get size(): number {

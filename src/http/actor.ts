@@ -44,9 +44,14 @@ export function keyCoversAccount(actor: Actor, accountId: string): boolean {
 /** The actor's effective role on an account of its tenant, or null when it has none. */
 export function roleOnAccount(actor: Actor, accountId: string): Role | null {
   if (!keyCoversAccount(actor, accountId)) return null;
-  return highest(
-    actor.assignments.filter((a) => a.level === 'tenant' || a.accountId === accountId).map((a) => a.role),
-  );
+  // One pass, no arrays: every account-scoped request asks this (requireAccount).
+  let best: Role | null = null;
+  for (const a of actor.assignments) {
+    if ((a.level === 'tenant' || a.accountId === accountId) && (best === null || rank(a.role) > rank(best))) {
+      best = a.role;
+    }
+  }
+  return best;
 }
 
 /** The actor's tenant-wide role (only through a tenant-scoped key), or null. */

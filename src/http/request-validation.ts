@@ -65,14 +65,18 @@ function createCompiler(externalSchemas: Record<string, unknown>): RequestValida
   const compiled = new Map<string, ValidateFunction>();
   return ({ schema, httpPart }) => {
     const isBody = httpPart === 'body';
-    const key = `${isBody ? 'body' : 'text'}\u0000${JSON.stringify(schema)}`;
+    const text = JSON.stringify(schema);
+    const key = `${isBody ? 'body' : 'text'}\u0000${text}`;
     const cached = compiled.get(key);
     if (cached) return cached;
     const ajv = isBody ? forBody : forText;
     const id = (schema as { $id?: string }).$id;
     // Ajv refuses to compile a second schema with the same $id: reuse the first.
     const validate = (id ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema as object);
-    const checked = isBody ? validate : refusingUnsafeNumbers(validate);
+    // Only a schema with a number in it can coerce text into one: the others (an id in the path,
+    // on every account-scoped request) skip the check.
+    const mayHoldNumbers = /"type":(\[[^\]]*)?"(integer|number)"/.test(text) || text.includes('"$ref"');
+    const checked = isBody || !mayHoldNumbers ? validate : refusingUnsafeNumbers(validate);
     compiled.set(key, checked);
     return checked;
   };

@@ -26,6 +26,8 @@ import { identityRiskJson } from './0025-identity-risk-json.js';
 import { inventoryUpdateRoom } from './0027-inventory-update-room.js';
 import { runtimeListTotals } from './0028-runtime-list-totals.js';
 import { containerSearchText } from './0029-container-search-text.js';
+import { openSession } from './0040-open-session.js';
+import { sessionLookup } from './0041-session-lookup.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -56,4 +58,6 @@ export const migrations: readonly Migration[] = [
   inventoryUpdateRoom,
   runtimeListTotals,
   containerSearchText,
+  openSession,
+  sessionLookup,
 ];

@@ -5,7 +5,7 @@ import type { Executor } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { createAccountCache } from './account-cache.js';
 import type { AccountRow } from './repository.js';
-import { createAccountService } from './service.js';
+import { createAccountService, toApiAccount } from './service.js';
 
 /** A store of account rows that answers findAccountInTenant's statement and counts its reads. */
 function accountStore(rows: AccountRow[]) {
@@ -98,6 +98,43 @@ describe('requireAccount reads an account row once', () => {
       assignments: [{ level: 'account', accountId: account.id, role: 'viewer' }],
     };
     await assert.rejects(accounts.requireAccount(viewer, account.id, 'editor'), { code: 'forbidden' });
+  });
+});
+
+describe('cachedApiAccount answers from the cache alone, with the decisions of requireAccount', () => {
+  test('nothing before the row is cached; then its API form, with the same 404 and 403', async () => {
+    const [tenant, other] = [randomUUID(), randomUUID()];
+    const account = row(tenant, 'main');
+    const store = accountStore([account]);
+    const accounts = createAccountService({ db: store.db });
+    const admin = tenantAdmin(tenant);
+    assert.equal(accounts.cachedApiAccount(admin, account.id, 'viewer'), undefined, 'not read yet');
+    await accounts.requireAccount(admin, account.id, 'viewer');
+    const api = accounts.cachedApiAccount(admin, account.id.toUpperCase(), 'viewer');
+    assert.deepEqual(api, toApiAccount(account));
+    assert.equal(accounts.cachedApiAccount(admin, account.id, 'admin'), api, 'made once');
+    // Another tenant never meets the entry: it asks requireAccount, which reads and says 404.
+    assert.equal(accounts.cachedApiAccount(tenantAdmin(other), account.id, 'viewer'), undefined);
+    const viewer: Actor = {
+      ...admin,
+      assignments: [{ level: 'account', accountId: account.id, role: 'viewer' }],
+    };
+    assert.throws(() => accounts.cachedApiAccount(viewer, account.id, 'editor'), { code: 'forbidden' });
+    const stranger: Actor = {
+      ...admin,
+      assignments: [{ level: 'account', accountId: randomUUID(), role: 'admin' }],
+    };
+    assert.throws(() => accounts.cachedApiAccount(stranger, account.id, 'viewer'), { code: 'not_found' });
+    assert.equal(accounts.cachedApiAccount(admin, 'not-a-uuid', 'viewer'), undefined);
+    assert.equal(store.reads, 1);
+  });
+
+  test('the RLS-only test mode always goes to the database', async () => {
+    const tenant = randomUUID();
+    const account = row(tenant, 'main');
+    const accounts = createAccountService({ db: accountStore([account]).db, unsafeDisableScoping: true });
+    await accounts.requireAccount(tenantAdmin(tenant), account.id, 'viewer');
+    assert.equal(accounts.cachedApiAccount(tenantAdmin(tenant), account.id, 'viewer'), undefined);
   });
 });
 

@@ -31,7 +31,14 @@ export function accountRoutes(app: Api, { accounts }: { accounts: AccountService
         response: { 200: AccountSchema, ...authenticatedErrors() },
       },
     },
-    async (request) =>
-      toApiAccount(await accounts.requireAccount(actorOf(request), request.params.account_id, 'viewer')),
+    // Not async: a cached account is answered in the same pass as the request (no promise).
+    (request) => {
+      const actor = actorOf(request);
+      const { account_id: accountId } = request.params;
+      return (
+        accounts.cachedApiAccount(actor, accountId, 'viewer') ??
+        accounts.requireAccount(actor, accountId, 'viewer').then(toApiAccount)
+      );
+    },
   );
 }

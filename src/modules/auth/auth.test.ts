@@ -201,6 +201,18 @@ describe('POST /authentication/authenticate', () => {
     assert.equal(badCookie.body.code, 'unauthenticated');
   });
 
+  test('HEAD of an authenticated route needs a session, as its GET does; a public one does not', async () => {
+    const url = `/accounts/${tenant.accountId}`;
+    const token = await login(t, tenant.admin.accessKeyId, tenant.admin.secretKey);
+    const head = (headers: Record<string, string> = {}, path = url) =>
+      t.app.inject({ method: 'HEAD', url: path, headers }).then((res) => res.statusCode);
+    assert.equal(await head(), 401);
+    assert.equal(await head({ authorization: `Bearer ${token}` }), 200);
+    // Read as @fastify/cookie reads it: percent-decoded.
+    assert.equal(await head({ cookie: `theme=dark; ory_kratos_session=%70${token.slice(1)}` }), 200);
+    assert.equal(await head({}, '/healthz'), 200);
+  });
+
   test('an expired session -> 401 token_expired, by header and by cookie', async () => {
     const token = await login(t, tenant.admin.accessKeyId, tenant.admin.secretKey);
     await t.db.query(`update sessions set expires_at = now() - interval '1 second' where token_hash = $1`, [

@@ -5,13 +5,16 @@
  * announcement: the statement that writes the session must refuse it all the same.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
 import { TEST_PEPPER } from '../../../test/support/harness.js';
 import type { Database } from '../../db/database.js';
-import { withSystemScope } from '../../db/scope.js';
+import { withScope, withSystemScope } from '../../db/scope.js';
+import { hashToken } from '../../security/secrets.js';
 import { createTenancyService } from '../tenancy/service.js';
 import { createLoginThrottle } from './login-throttle.js';
+import { findSession, insertSession } from './repository.js';
 import { type AuthService, createAuthService } from './service.js';
 
 let database: TestDatabase;
@@ -107,4 +110,50 @@ describe('login key cache', () => {
       assert.equal(keyReads, 2, 'the refused key left the cache');
     });
   }
+
+  test("the session write is bound by row-level security: in another tenant's scope it writes nothing", async (t) => {
+    if (database.db.engine !== 'postgres') {
+      t.skip("PGlite connects as the tables' owner, whom the policies do not bind");
+      return;
+    }
+    const other = await tenancy.bootstrap({ tenant: `other-${Math.random()}`, account: 'main' });
+    const write = () =>
+      insertSession(database.db, {
+        tokenHash: randomBytes(32),
+        key: { id: key.id, user_id: key.userId, tenant_id: key.tenantId, secret_hash: Buffer.alloc(32) },
+        expiresAt: new Date(Date.now() + 60_000),
+      });
+    const inOtherTenant = await withScope(
+      { kind: 'tenant', tenantId: other.tenant_id, accountIds: 'all' },
+      write,
+    );
+    assert.equal(inOtherTenant, false);
+    assert.equal(await sessionsOfKey(), 0);
+    assert.equal(await withSystemScope(write), true);
+    assert.equal(await sessionsOfKey(), 1);
+  });
+
+  test("the session lookup is bound by row-level security: another tenant's scope finds nothing", async (t) => {
+    if (database.db.engine !== 'postgres') {
+      t.skip("PGlite connects as the tables' owner, whom the policies do not bind");
+      return;
+    }
+    const { token } = await login();
+    const tokenHash = hashToken(token);
+    const other = await tenancy.bootstrap({ tenant: `other-${Math.random()}`, account: 'main' });
+    const inOtherTenant = await withScope(
+      { kind: 'tenant', tenantId: other.tenant_id, accountIds: 'all' },
+      () => findSession(database.db, tokenHash),
+    );
+    assert.equal(inOtherTenant, undefined);
+    const found = await withSystemScope(() => findSession(database.db, tokenHash));
+    assert.equal(found?.access_key_id, key.id);
+    assert.equal(found?.usable, true);
+    assert.equal(found?.expired, false);
+    assert.ok(
+      (found?.valid_for_ms ?? 0) > 50_000 && (found?.valid_for_ms ?? 0) <= 60_000,
+      'the TTL of this test',
+    );
+    assert.deepEqual(found?.assignments, [{ level: 'tenant', account_id: null, role: 'admin' }]);
+  });
 });

@@ -27,46 +27,30 @@ export async function findKeyForLogin(db: Executor, accessKeyId: string): Promis
 }
 
 /**
+ * The session and the login's audit fields (the user's last_login_at, the key's last_used_at) in
+ * one round trip, by posture_open_session (migration 0040), atomic in the statement's own
+ * transaction. Only for a key that may still log in, checked by that same function (not revoked,
+ * not expired, user not locked): so the answer of an earlier read, or of the login key cache,
+ * never outlives a revocation. False when nothing was written.
+ *
  * The audit fields move at most once a second. Each update holds its row's lock until COMMIT, WAL
  * flush included, so concurrent logins of one key (a CI fleet, the benchmark) queued behind each
- * other's commit; a login within a second of the last one now leaves the fields as they are and
- * takes no lock (docs/auth.md: the fields are accurate to the second).
- */
-const NOT_SEEN_THIS_SECOND = (column: string) =>
-  `(${column} is null or ${column} < now() - interval '1 second')`;
-
-/**
- * The session and the login's audit fields (the user's last_login_at, the key's last_used_at) in
- * one statement: one round trip, and atomic without a transaction of its own. Only for a key that
- * may still log in, checked by this same statement (not revoked, not expired, user not locked): so
- * the answer of an earlier read, or of the login key cache, never outlives a revocation. False when
- * nothing was written.
+ * other's commit; a login within a second of the last one leaves the fields as they are and takes
+ * no lock (docs/auth.md: the fields are accurate to the second).
+ *
+ * A function rather than the statement itself: PL/pgSQL keeps its statements' plans for the
+ * connection, where the statement was parsed and planned again on every login (docs/performance.md,
+ * "Fix 5", "Third pass").
  */
 export async function insertSession(
   db: Executor,
   session: { tokenHash: Buffer; key: LoginKey; expiresAt: Date },
 ): Promise<boolean> {
-  const { rows } = await db.query(
-    `with usable_key as (
-       select k.id, k.user_id, k.tenant_id
-         from access_keys k join users u on u.id = k.user_id
-        where k.id = $2 and k.user_id = $3 and k.tenant_id = $4
-          and k.revoked_at is null and (k.expires_at is null or k.expires_at > now()) and not u.locked
-     ), created as (
-       insert into sessions (token_hash, access_key_id, user_id, tenant_id, expires_at)
-       select $1, id, user_id, tenant_id, $5 from usable_key
-       returning access_key_id, user_id
-     ), user_seen as (
-       update users set last_login_at = now()
-        where id in (select user_id from created) and ${NOT_SEEN_THIS_SECOND('last_login_at')}
-     ), key_used as (
-       update access_keys set last_used_at = now()
-        where id in (select access_key_id from created) and ${NOT_SEEN_THIS_SECOND('last_used_at')}
-     )
-     select access_key_id from created`,
+  const { rows } = await db.query<{ opened: boolean }>(
+    'select posture_open_session($1, $2, $3, $4, $5) as opened',
     [session.tokenHash, session.key.id, session.key.user_id, session.key.tenant_id, session.expiresAt],
   );
-  return rows.length > 0;
+  return rows[0]?.opened === true;
 }
 
 export async function deleteSessionsExpiredBefore(db: Executor, before: Date): Promise<number> {
@@ -88,21 +72,12 @@ export interface SessionRow {
   assignments: { level: Level; account_id: string | null; role: Role }[];
 }
 
-/** One round trip: the session, its key, its user and the user's role assignments. */
+/**
+ * One round trip: the session, its key, its user and the user's role assignments, by
+ * posture_session (migration 0041), whose statement is planned once per connection.
+ */
 export async function findSession(db: Executor, tokenHash: Buffer): Promise<SessionRow | undefined> {
-  const { rows } = await db.query<SessionRow>(
-    `select s.user_id, s.tenant_id, s.access_key_id, k.scope as key_scope, k.account_id as key_account_id,
-            s.expires_at <= now() as expired,
-            (k.revoked_at is null and (k.expires_at is null or k.expires_at > now()) and not u.locked) as usable,
-            (extract(epoch from least(s.expires_at, k.expires_at) - now()) * 1000)::float8 as valid_for_ms,
-            coalesce((select json_agg(json_build_object('level', r.level, 'account_id', r.account_id, 'role', r.role))
-                        from role_assignments r where r.user_id = s.user_id), '[]'::json) as assignments
-       from sessions s
-       join access_keys k on k.id = s.access_key_id
-       join users u on u.id = s.user_id
-      where s.token_hash = $1`,
-    [tokenHash],
-  );
+  const { rows } = await db.query<SessionRow>('select * from posture_session($1)', [tokenHash]);
   const row = rows[0];
   if (row && typeof row.assignments === 'string') row.assignments = JSON.parse(row.assignments);
   return row;

@@ -8,7 +8,7 @@ import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { createLru } from '../../lru.js';
-import { hashSecret, hashToken, newSessionToken, sameHash } from '../../security/secrets.js';
+import { hashSecret, hashToken, newSessionToken, sameHash, tokenDigest } from '../../security/secrets.js';
 import type { LoginThrottle } from './login-throttle.js';
 import * as repo from './repository.js';
 import { subscribeToSessionChanges } from './revocations.js';
@@ -120,15 +120,23 @@ export function createAuthService({ db, pepper, sessionTtlSeconds, throttle }: A
       return { token, expiresAt };
     },
 
+    /**
+     * The Actor of a token seen in the last second, from memory, or undefined: then ask
+     * actorForToken. Lets the request hook authenticate most requests without a promise.
+     */
+    cachedActor(token: string): Actor | undefined {
+      return sessions.get(tokenDigest(token));
+    },
+
     async actorForToken(token: string): Promise<Actor> {
-      const tokenHash = hashToken(token);
-      const cached = sessions.get(tokenHash);
+      const digest = tokenDigest(token);
+      const cached = sessions.get(digest);
       if (cached) return cached;
       const lookup = sessions.beginLookup();
-      const session = await repo.findSession(db, tokenHash);
+      const session = await repo.findSession(db, Buffer.from(digest, 'base64'));
       if (!session?.usable) throw new ApiError('unauthenticated');
       if (session.expired) throw new ApiError('token_expired');
-      return lookup.store(tokenHash, actorOfSession(session), session.valid_for_ms);
+      return lookup.store(digest, actorOfSession(session), session.valid_for_ms);
     },
   };
 }

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Actor } from '../../http/actor.js';
+import { hashToken, tokenDigest } from '../../security/secrets.js';
 import { createSessionCache } from './session-cache.js';
 
-const hash = (n: number) => Buffer.from(`token-${n}`);
+/** The cache's key for token n: its SHA-256 in base64, as the auth service computes it. */
+const hash = (n: number) => tokenDigest(`pst_token-${n}`);
 const actor = (userId: string, accessKeyId = `pak_${userId}`): Actor => ({
   userId,
   tenantId: 'tenant',
@@ -73,7 +75,8 @@ describe('session cache', () => {
     store(3, actor('bob', 'pak_3'));
     store(4, actor('bob', 'pak_4'));
     store(5, actor('carol', 'pak_5'));
-    cache.forget({ tokenHash: hash(5) });
+    // A sign-out names the token by the digest the sessions table stores.
+    cache.forget({ tokenHash: hashToken('pst_token-5') });
     assert.equal(cache.get(hash(5)), undefined);
     cache.forget({ accessKeyId: 'pak_3' });
     assert.equal(cache.get(hash(3)), undefined);

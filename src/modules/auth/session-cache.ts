@@ -9,8 +9,9 @@
  *
  * @example
  *   const cache = createSessionCache({ maxEntries: 10_000, ttlMs: 1000 });
+ *   const digest = tokenDigest(token); // its SHA-256, base64: the token itself is never kept
  *   const lookup = cache.beginLookup();
- *   const actor = cache.get(tokenHash) ?? lookup.store(tokenHash, await readFromDatabase(), msLeft);
+ *   const actor = cache.get(digest) ?? lookup.store(digest, await readFromDatabase(), msLeft);
  */
 import type { Actor } from '../../http/actor.js';
 
@@ -29,17 +30,25 @@ interface Entry {
 
 /** Which entries a revocation concerns. */
 export type SessionMatch =
+  /** the token's SHA-256, as the sessions table stores it */
   | { tokenHash: Buffer }
   | { accessKeyId: string }
   | { userId: string }
   /** authority changed in a way no narrower match names (e.g. rows written behind the server's back) */
   | { all: true };
 
+/** Entries are keyed by the token's SHA-256 in base64 (tokenDigest in security/secrets.ts). */
 const keyOf = (tokenHash: Buffer): string => tokenHash.toString('base64');
 
 export function createSessionCache({ maxEntries, ttlMs, now = Date.now }: SessionCacheOptions) {
   // A Map iterates in insertion order: re-inserting on every hit keeps the oldest use first.
   const entries = new Map<string, Entry>();
+  // The most recently used key, already last: a burst of requests with one token moves nothing.
+  let newest: string | undefined;
+  const remove = (key: string) => {
+    entries.delete(key);
+    if (key === newest) newest = undefined;
+  };
   // Bumped by every revocation. A lookup that began before one must not store what it read: the
   // row it saw may be the one the revocation just ended.
   let generation = 0;
@@ -52,13 +61,18 @@ export function createSessionCache({ maxEntries, ttlMs, now = Date.now }: Sessio
   }
 
   return {
-    get(tokenHash: Buffer): Actor | undefined {
-      const key = keyOf(tokenHash);
+    get(key: string): Actor | undefined {
       const entry = entries.get(key);
       if (!entry) return undefined;
-      entries.delete(key);
-      if (now() >= entry.validUntil) return undefined;
-      entries.set(key, entry);
+      if (now() >= entry.validUntil) {
+        remove(key);
+        return undefined;
+      }
+      if (key !== newest) {
+        entries.delete(key);
+        entries.set(key, entry);
+        newest = key;
+      }
       return entry.actor;
     },
 
@@ -68,15 +82,12 @@ export function createSessionCache({ maxEntries, ttlMs, now = Date.now }: Sessio
       // The database measured msLeft after this instant: counting from here never overshoots.
       const startedAt = now();
       return {
-        store(tokenHash: Buffer, actor: Actor, msLeft: number): Actor {
+        store(key: string, actor: Actor, msLeft: number): Actor {
           if (generation !== startedAtGeneration || msLeft <= 0) return actor;
-          const key = keyOf(tokenHash);
           entries.delete(key);
           entries.set(key, { actor, validUntil: startedAt + Math.min(ttlMs, msLeft) });
-          while (entries.size > maxEntries) {
-            const oldest = entries.keys().next().value as string;
-            entries.delete(oldest);
-          }
+          newest = key;
+          while (entries.size > maxEntries) remove(entries.keys().next().value as string);
           return actor;
         },
       };
@@ -86,7 +97,7 @@ export function createSessionCache({ maxEntries, ttlMs, now = Date.now }: Sessio
     forget(match: SessionMatch): void {
       generation += 1;
       for (const [key, entry] of entries) {
-        if (matches(entry, key, match)) entries.delete(key);
+        if (matches(entry, key, match)) remove(key);
       }
     },
 

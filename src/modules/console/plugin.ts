@@ -8,6 +8,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
 import type { Database } from '../../db/database.js';
 import type { Api } from '../../http/api.js';
 import type { AuthService } from '../auth/service.js';
@@ -26,6 +27,9 @@ export interface ConsoleDeps {
 }
 
 export async function consolePlugin(app: Api, deps: ConsoleDeps): Promise<void> {
+  // Only the console sets and reads cookies as such (sign-in, sign-out); the API's auth hook reads
+  // the session cookie itself (auth-hook.ts), so the plugin's two hooks run on these routes alone.
+  await app.register(cookie);
   consoleSessionRoutes(app, { sessions: createConsoleSessionService(deps) });
   await app.register(async (scope) =>
     consoleBundleRoutes(scope as Api, { root: deps.bundleDir ?? DEFAULT_BUNDLE_DIR }),
