@@ -26,6 +26,7 @@ import { identityRiskJson } from './0025-identity-risk-json.js';
 import { inventoryUpdateRoom } from './0027-inventory-update-room.js';
 import { runtimeListTotals } from './0028-runtime-list-totals.js';
 import { scopeAccountsCachedPlan } from './0035-scope-accounts-cached-plan.js';
+import { statisticsCatchUpSample } from './0036-statistics-catch-up-sample.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -56,4 +57,5 @@ export const migrations: readonly Migration[] = [
   inventoryUpdateRoom,
   runtimeListTotals,
   scopeAccountsCachedPlan,
+  statisticsCatchUpSample,
 ];
