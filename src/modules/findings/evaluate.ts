@@ -10,7 +10,7 @@
  * - the groups created or reopened are handed to the FindingGroupsOpened listeners (integrations),
  *   in the same transaction.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Executor } from '../../db/database.js';
 import {
   type FindingDraft,
@@ -39,9 +39,7 @@ export interface EvaluationSummary {
 function contentHash(draft: FindingDraft): string {
   const shown = [draft.severity, draft.rule.title, draft.source.name, draft.source.namespace, draft.messages];
   const attrs = [draft.fixAttrs, draft.ruleAttrs, draft.source.attrs];
-  return createHash('sha256')
-    .update(JSON.stringify([shown, attrs]))
-    .digest('hex');
+  return hash('sha256', JSON.stringify([shown, attrs]), 'hex');
 }
 
 /** One row per group key: the most severe draft describes the group. */
@@ -171,7 +169,11 @@ export async function applyEvaluation(
   );
   await store.closeEmptiedGroups(db, accountId, [...new Set(gone.map((finding) => finding.group_id))], at);
 
-  const reopened = new Set(await store.reopenGroups(db, accountId, [...gainedGroups], at));
+  // Only a group that existed before can be closed: one created above was inserted open (an
+  // image's first scan creates every group it gains, and asks nothing here).
+  const knownIds = new Set([...known.values()].map((group) => group.id));
+  const reopenable = [...gainedGroups].filter((id) => knownIds.has(id));
+  const reopened = new Set(await store.reopenGroups(db, accountId, reopenable, at));
   const atText = at.toISOString();
   const opened = [...groups.values()].filter((row) => !known.has(row.group_key) || reopened.has(row.id));
   if (opened.length > 0) {
