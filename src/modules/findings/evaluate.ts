@@ -42,11 +42,15 @@ function contentHash(draft: FindingDraft): string {
   return hash('sha256', JSON.stringify([shown, attrs]), 'hex');
 }
 
-/** One row per group key: the most severe draft describes the group. */
-function groupRows(drafts: readonly FindingDraft[], known: Map<string, store.StoredGroup>) {
+/** One row per group key: the most severe draft describes the group. `keys[i]` is drafts[i]'s. */
+function groupRows(
+  drafts: readonly FindingDraft[],
+  keys: readonly string[],
+  known: Map<string, store.StoredGroup>,
+) {
   const rows = new Map<string, store.GroupRow>();
-  for (const draft of drafts) {
-    const key = groupKey(draft);
+  for (const [i, draft] of drafts.entries()) {
+    const key = keys[i]!;
     const current = rows.get(key);
     if (current && current.severity_int >= severityInt(draft.severity)) continue;
     rows.set(key, {
@@ -108,9 +112,11 @@ export async function applyEvaluation(
   const live = await store.loadLiveFindings(db, scope);
   const liveByFingerprint = new Map(live.map((finding) => [finding.fingerprint, finding]));
 
-  const keys = [...new Set(drafts.map(groupKey))];
+  // A group key is a hash: once per draft, not once per use.
+  const draftKeys = drafts.map(groupKey);
+  const keys = [...new Set(draftKeys)];
   const known = new Map((await store.findGroups(db, scope, keys)).map((group) => [group.group_key, group]));
-  const groups = groupRows(drafts, known);
+  const groups = groupRows(drafts, draftKeys, known);
   await store.upsertGroups(
     db,
     { accountId, clusterId, tenantId: context.tenantId },
@@ -122,11 +128,11 @@ export async function applyEvaluation(
   const computed = new Set<string>();
   const gainedGroups = new Set<string>();
   let inserted = 0;
-  for (const draft of drafts) {
+  for (const [i, draft] of drafts.entries()) {
     const fingerprint = findingFingerprint(draft);
     if (computed.has(fingerprint)) continue; // a rule naming one occurrence twice
     computed.add(fingerprint);
-    const group = groups.get(groupKey(draft));
+    const group = groups.get(draftKeys[i]!);
     if (!group) continue; // not reached: every draft has its group
     const hash = contentHash(draft);
     const stored = liveByFingerprint.get(fingerprint);
