@@ -64,12 +64,19 @@ const packageParams = (packages: PackageRow[]) => [
  * image's columns, its one-element associated_images and its usage are computed once per
  * statement and copied into each row, not joined and built again per row (docs/performance.md,
  * "Fix 17").
+ *
+ * An image's first scan inserts these rows without ON CONFLICT: a CVE row exists only while some
+ * finding has it, and no other image has these findings, nor did this image before, so none of
+ * them exists. The upsert's speculative insertion (an index probe before each row, a confirmation
+ * after it) was a quarter of the statement's cost. A rescan upserts: its previous scan's rows are
+ * there.
  */
 async function upsertImageOnlyCveRows(
   tx: Executor,
   accountId: string,
   imageId: string,
   packages: PackageRow[],
+  firstScan: boolean,
 ): Promise<string[]> {
   const { rows } = await tx.query<{ cve_id: string }>(
     `with mine as materialized (
@@ -100,7 +107,7 @@ async function upsertImageOnlyCveRows(
          cross join image i
          cross join usage u
         where not f.shared
-       ${UPDATE_CVE_ROWS}
+       ${firstScan ? '' : UPDATE_CVE_ROWS}
      )
      select cve_id from mine where shared`,
     [accountId, imageId, ...packageParams(packages)],
@@ -158,17 +165,25 @@ async function upsertCveRows(tx: Executor, accountId: string, cveIds: string[], 
 }
 
 /**
- * The CVE rows a scan of an image touches: `current`, those of its new findings, and
- * `maybeGone`, those only its previous scan had, removed unless another image still has them.
- * `packages` are the scan's.
+ * The CVE rows a scan of an image touches: `current`, those of its new findings (every finding the
+ * image has now), and `maybeGone`, those only its previous scan had, removed unless another image
+ * still has them. `packages` are the scan's.
  */
 export async function refreshCveRows(
   tx: Executor,
   accountId: string,
-  scan: { imageId: string; current: string[]; maybeGone: string[]; packages: PackageRow[] },
+  scan: {
+    imageId: string;
+    current: string[];
+    maybeGone: string[];
+    packages: PackageRow[];
+    /** the image had no scan before this one */
+    firstScan: boolean;
+  },
 ) {
-  const { imageId, current, maybeGone, packages } = scan;
-  const shared = current.length > 0 ? await upsertImageOnlyCveRows(tx, accountId, imageId, packages) : [];
+  const { imageId, current, maybeGone, packages, firstScan } = scan;
+  const shared =
+    current.length > 0 ? await upsertImageOnlyCveRows(tx, accountId, imageId, packages, firstScan) : [];
   const aggregated = [...shared, ...maybeGone];
   if (aggregated.length > 0) await upsertCveRows(tx, accountId, aggregated, packages);
   if (maybeGone.length === 0) return;

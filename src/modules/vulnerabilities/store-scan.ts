@@ -44,6 +44,7 @@ export async function storeScan(
     current: [...current],
     maybeGone: dropped,
     packages: rows.packages,
+    firstScan: !stored,
   });
   // The packages' counts read the CVE rows by package: planned from statistics that know the
   // account's rows, this push's included.
