@@ -20,6 +20,7 @@
  * (docs/performance.md, "Fix 11"). The CVE rows therefore take their package's name and version
  * from the scan rather than from vulnerability_packages.
  */
+import { arrayLiteral } from '../../db/array-literal.js';
 import type { Executor } from '../../db/database.js';
 import type { PackageRow } from './scan-rows.js';
 import { usageOfImageSets } from './usage-store.js';
@@ -47,9 +48,9 @@ const UPDATE_CVE_ROWS = `on conflict (account_id, id) do update set
 const SCANNED_PACKAGES = 'unnest($3::uuid[], $4::text[], $5::text[]) as p (id, name, version)';
 
 const packageParams = (packages: PackageRow[]) => [
-  packages.map((pkg) => pkg.id),
-  packages.map((pkg) => pkg.name),
-  packages.map((pkg) => pkg.version),
+  arrayLiteral(packages, (pkg) => pkg.id),
+  arrayLiteral(packages, (pkg) => pkg.name),
+  arrayLiteral(packages, (pkg) => pkg.version),
 ];
 
 /**
