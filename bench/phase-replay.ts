@@ -177,7 +177,10 @@ export async function prepareTemplate(
 function setLogging(clone: string, args: readonly string[]): void {
   const su = (sql: string) => spawnSync('su', ['postgres', '-c', `psql -qc "${sql}"`], { stdio: 'inherit' });
   // every statement of the clone with its duration, to the server's log (no plan, no overhead)
-  if (args.includes('--durations')) su(`alter database ${clone} set log_min_duration_statement = 0`);
+  if (args.includes('--durations') || args.includes('--cpu-stats'))
+    su(`alter database ${clone} set log_min_duration_statement = 0`);
+  // each protocol message's CPU time (getrusage) after its duration line: the CPU of every statement
+  if (args.includes('--cpu-stats')) su(`alter database ${clone} set log_statement_stats = on`);
   const explainAt = args.indexOf('--explain');
   if (explainAt < 0) return;
   // auto_explain for the clone only: every statement slower than the given ms, with its plan

@@ -21,6 +21,16 @@ after(() => t.close());
 
 const findingsStatistics = () => analyzedRowCount(t.db, 'vulnerability_findings');
 
+/** How many histogram bounds ANALYZE kept for a column (the owner's handle: pg_stats is filtered). */
+async function histogramBounds(table: string, column: string): Promise<number> {
+  const { rows } = await t.db.query<{ bounds: number }>(
+    `select coalesce(array_length(histogram_bounds::text::text[], 1), 0) as bounds from pg_stats
+      where schemaname = 'public' and tablename = $1 and attname = $2`,
+    [table, column],
+  );
+  return Number(rows[0]?.bounds ?? -1);
+}
+
 const report = (repository: string, packages: number) =>
   trivyReport({
     repository,
@@ -43,8 +53,16 @@ test('a push that leaves the statistics far behind the account analyzes; a small
   // 800 more: 820 stored against an estimate of a few rows.
   await pushOk(t, account, report('acme/large', 80));
   assert.equal(await findingsStatistics(), 820, 'analyzed with the push’s own rows');
+  // The CVE rows are analyzed once the push has written its own (migration 0036): before them,
+  // an account's first push was planned as if it had none.
+  assert.equal(await analyzedRowCount(t.db, 'vulnerability_cves'), 820, 'the CVE rows with the push’s own');
+  // A small sample is enough for the account's size (migration 0036): statistics target 10, so
+  // 11 histogram bounds for 820 distinct values where the default target keeps 101.
+  assert.equal(await histogramBounds('vulnerability_findings', 'cve_id'), 11);
+  assert.equal(await histogramBounds('vulnerability_cves', 'id'), 11);
 
   // 100 more: 920 is not twice the 820 the statistics know of.
   await pushOk(t, account, report('acme/next', 10));
   assert.equal(await findingsStatistics(), 820);
+  assert.equal(await analyzedRowCount(t.db, 'vulnerability_cves'), 820);
 });

@@ -26,6 +26,8 @@ import { identityRiskJson } from './0025-identity-risk-json.js';
 import { inventoryUpdateRoom } from './0027-inventory-update-room.js';
 import { runtimeListTotals } from './0028-runtime-list-totals.js';
 import { containerSearchText } from './0029-container-search-text.js';
+import { scopeAccountsCachedPlan } from './0035-scope-accounts-cached-plan.js';
+import { statisticsCatchUpSample } from './0036-statistics-catch-up-sample.js';
 import { openSession } from './0040-open-session.js';
 import { sessionLookup } from './0041-session-lookup.js';
 
@@ -58,6 +60,8 @@ export const migrations: readonly Migration[] = [
   inventoryUpdateRoom,
   runtimeListTotals,
   containerSearchText,
+  scopeAccountsCachedPlan,
+  statisticsCatchUpSample,
   openSession,
   sessionLookup,
 ];

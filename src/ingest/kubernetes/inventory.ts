@@ -6,7 +6,7 @@
  * through an object that changed are resolved again, so a ReplicaSet or Deployment pushed after
  * its pods still becomes their owner.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Executor } from '../../db/database.js';
 import * as inventory from './inventory-store.js';
 import type { KubeObject, OwnerRef } from './object.js';
@@ -56,10 +56,11 @@ export interface InventoryChanges {
 
 /** A UUID (version 5 layout) derived from its parts: a container keeps its id across pushes. */
 export function stableId(...parts: string[]): string {
-  const hash = createHash('sha1').update(parts.join('\u0000')).digest();
-  hash[6] = ((hash[6] ?? 0) & 0x0f) | 0x50;
-  hash[8] = ((hash[8] ?? 0) & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
+  // crypto.hash: one call instead of a Hash object per id (a scan push makes one per CVE row)
+  const digest = hash('sha1', parts.join('\u0000'), 'buffer');
+  digest[6] = ((digest[6] ?? 0) & 0x0f) | 0x50;
+  digest[8] = ((digest[8] ?? 0) & 0x3f) | 0x80;
+  const hex = digest.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

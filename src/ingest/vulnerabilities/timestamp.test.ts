@@ -11,6 +11,8 @@ describe('normalizeTimestamp', () => {
       ['2019-11-28T01:15:00+00:00', '2019-11-28T01:15:00.000Z'], // CycloneDX
       ['2021-12-10', '2021-12-10T00:00:00.000Z'], // KEV
       ['2024-02-29T23:30:00-01:30', '2024-03-01T01:00:00.000Z'],
+      ['2024-03-01T12:15:07.533Z', '2024-03-01T12:15:07.533Z'], // already normalized (NVD dates)
+      ['2024-02-29T00:00:00.000Z', '2024-02-29T00:00:00.000Z'],
     ];
     for (const [raw, expected] of cases) assert.equal(normalizeTimestamp(raw), expected, raw);
   });
@@ -21,6 +23,11 @@ describe('normalizeTimestamp', () => {
       '2023-02-29T00:00:00Z',
       '2024-13-01',
       '2024-01-01T24:00:00Z',
+      // the normalized form's shape, impossible all the same
+      '2024-02-30T00:00:00.000Z',
+      '2023-02-29T12:00:00.000Z',
+      '2024-01-01T24:00:00.000Z',
+      '2024-01-01T23:59:60.000Z',
       '2024-01-01T10:60:00Z',
       '2024-01-01T10:00:00+25:00',
       'yesterday',

@@ -10,7 +10,17 @@
 const TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:?\d{2}))?$/;
 
+/** `2024-03-01T12:15:07.533Z`: already the normalized form, as Trivy writes NVD's dates. */
+const CANONICAL = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
 export function normalizeTimestamp(raw: string): string | undefined {
+  // A scan report holds one such date per finding. A valid one reads back unchanged; an
+  // impossible one (February 30th, hour 24) rolls over to another text or fails to parse, and
+  // is judged by the full reading below.
+  if (CANONICAL.test(raw)) {
+    const time = Date.parse(raw);
+    if (!Number.isNaN(time) && new Date(time).toISOString() === raw) return raw;
+  }
   const match = TIMESTAMP.exec(raw.trim());
   if (!match) return undefined;
   const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone = 'Z'] = match;

@@ -10,7 +10,7 @@
  * - the groups created or reopened are handed to the FindingGroupsOpened listeners (integrations),
  *   in the same transaction.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Executor } from '../../db/database.js';
 import {
   type FindingDraft,
@@ -39,16 +39,18 @@ export interface EvaluationSummary {
 function contentHash(draft: FindingDraft): string {
   const shown = [draft.severity, draft.rule.title, draft.source.name, draft.source.namespace, draft.messages];
   const attrs = [draft.fixAttrs, draft.ruleAttrs, draft.source.attrs];
-  return createHash('sha256')
-    .update(JSON.stringify([shown, attrs]))
-    .digest('hex');
+  return hash('sha256', JSON.stringify([shown, attrs]), 'hex');
 }
 
-/** One row per group key: the most severe draft describes the group. */
-function groupRows(drafts: readonly FindingDraft[], known: Map<string, store.StoredGroup>) {
+/** One row per group key: the most severe draft describes the group. `keys[i]` is drafts[i]'s. */
+function groupRows(
+  drafts: readonly FindingDraft[],
+  keys: readonly string[],
+  known: Map<string, store.StoredGroup>,
+) {
   const rows = new Map<string, store.GroupRow>();
-  for (const draft of drafts) {
-    const key = groupKey(draft);
+  for (const [i, draft] of drafts.entries()) {
+    const key = keys[i]!;
     const current = rows.get(key);
     if (current && current.severity_int >= severityInt(draft.severity)) continue;
     rows.set(key, {
@@ -110,9 +112,11 @@ export async function applyEvaluation(
   const live = await store.loadLiveFindings(db, scope);
   const liveByFingerprint = new Map(live.map((finding) => [finding.fingerprint, finding]));
 
-  const keys = [...new Set(drafts.map(groupKey))];
+  // A group key is a hash: once per draft, not once per use.
+  const draftKeys = drafts.map(groupKey);
+  const keys = [...new Set(draftKeys)];
   const known = new Map((await store.findGroups(db, scope, keys)).map((group) => [group.group_key, group]));
-  const groups = groupRows(drafts, known);
+  const groups = groupRows(drafts, draftKeys, known);
   await store.upsertGroups(
     db,
     { accountId, clusterId, tenantId: context.tenantId },
@@ -124,11 +128,11 @@ export async function applyEvaluation(
   const computed = new Set<string>();
   const gainedGroups = new Set<string>();
   let inserted = 0;
-  for (const draft of drafts) {
+  for (const [i, draft] of drafts.entries()) {
     const fingerprint = findingFingerprint(draft);
     if (computed.has(fingerprint)) continue; // a rule naming one occurrence twice
     computed.add(fingerprint);
-    const group = groups.get(groupKey(draft));
+    const group = groups.get(draftKeys[i]!);
     if (!group) continue; // not reached: every draft has its group
     const hash = contentHash(draft);
     const stored = liveByFingerprint.get(fingerprint);
@@ -171,7 +175,11 @@ export async function applyEvaluation(
   );
   await store.closeEmptiedGroups(db, accountId, [...new Set(gone.map((finding) => finding.group_id))], at);
 
-  const reopened = new Set(await store.reopenGroups(db, accountId, [...gainedGroups], at));
+  // Only a group that existed before can be closed: one created above was inserted open (an
+  // image's first scan creates every group it gains, and asks nothing here).
+  const knownIds = new Set([...known.values()].map((group) => group.id));
+  const reopenable = [...gainedGroups].filter((id) => knownIds.has(id));
+  const reopened = new Set(await store.reopenGroups(db, accountId, reopenable, at));
   const atText = at.toISOString();
   const opened = [...groups.values()].filter((row) => !known.has(row.group_key) || reopened.has(row.id));
   if (opened.length > 0) {

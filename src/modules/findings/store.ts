@@ -1,8 +1,7 @@
 /**
  * The writes of a findings evaluation, all inside the caller's transaction and all scoped by
- * account (and cluster) in their WHERE clauses. Rows travel as one JSON array parameter per
- * statement (jsonb_to_recordset), so a push's findings are a handful of statements whatever
- * their number.
+ * account (and cluster) in their WHERE clauses. Rows travel as JSON array parameters
+ * (jsonb_to_recordset), so a push's findings are a handful of statements whatever their number.
  */
 import type { Executor } from '../../db/database.js';
 
@@ -127,10 +126,86 @@ export interface FindingRow {
   content_hash: string;
 }
 
-const FINDING_FIELDS = `id uuid, group_id uuid, fingerprint text, source_key text, type text, rule_id text,
-  rule_title text, severity text, severity_int smallint, source_kind text, source_type text, source_id text,
-  source_name text, source_namespace text, messages jsonb, fix_attrs jsonb, rule_attrs jsonb,
-  source_attrs jsonb, content_hash text`;
+/** A finding's own columns; `shape` points into its statement's shapes (below). */
+const FINDING_FIELDS = `id uuid, group_id uuid, fingerprint text, source_key text, messages jsonb, fix_attrs jsonb,
+  rule_attrs jsonb, content_hash text, shape integer`;
+
+/** The columns a finding shares with the others of its rule and source: its rule and its source. */
+const SHAPE_FIELDS = `shape integer, type text, rule_id text, rule_title text, severity text, severity_int smallint,
+  source_kind text, source_type text, source_id text, source_name text, source_namespace text, source_attrs jsonb`;
+
+type Shape = Pick<
+  FindingRow,
+  | 'type'
+  | 'rule_id'
+  | 'rule_title'
+  | 'severity'
+  | 'severity_int'
+  | 'source_kind'
+  | 'source_type'
+  | 'source_id'
+  | 'source_name'
+  | 'source_namespace'
+  | 'source_attrs'
+>;
+
+/**
+ * The rows as the statement reads them: each distinct rule-and-source part once, and per finding
+ * its own columns and the index of its part. An evaluation's findings mostly share a handful of
+ * rules and sources (every finding of a scanned image names the same image), and writing those
+ * columns into every row made the JSON a push sends half again as large: a medium scan push
+ * sent 270 KB of findings JSON, most of its bytes (docs/performance.md, "Fix 17c").
+ */
+function findingsPayload(findings: readonly FindingRow[]) {
+  const shapes: Array<Shape & { shape: number }> = [];
+  const shapeIndex = new Map<string, number>();
+  const rows = findings.map((row) => {
+    const key = [
+      row.type,
+      row.rule_id,
+      row.rule_title,
+      row.severity,
+      row.severity_int,
+      row.source_kind,
+      row.source_type,
+      row.source_id,
+      row.source_name,
+      row.source_namespace,
+      JSON.stringify(row.source_attrs),
+    ].join('\u0000');
+    let shape = shapeIndex.get(key);
+    if (shape === undefined) {
+      shape = shapes.length;
+      shapeIndex.set(key, shape);
+      shapes.push({
+        shape,
+        type: row.type,
+        rule_id: row.rule_id,
+        rule_title: row.rule_title,
+        severity: row.severity,
+        severity_int: row.severity_int,
+        source_kind: row.source_kind,
+        source_type: row.source_type,
+        source_id: row.source_id,
+        source_name: row.source_name,
+        source_namespace: row.source_namespace,
+        source_attrs: row.source_attrs,
+      });
+    }
+    return {
+      id: row.id,
+      group_id: row.group_id,
+      fingerprint: row.fingerprint,
+      source_key: row.source_key,
+      messages: row.messages,
+      fix_attrs: row.fix_attrs,
+      rule_attrs: row.rule_attrs,
+      content_hash: row.content_hash,
+      shape,
+    };
+  });
+  return { rows: JSON.stringify(rows), shapes: JSON.stringify(shapes) };
+}
 
 /**
  * Writes findings that are new, returning, or changed. A returning fingerprint is its old row,
@@ -143,16 +218,18 @@ export async function upsertFindings(
   at: Date,
 ): Promise<void> {
   if (findings.length === 0) return;
+  const payload = findingsPayload(findings);
   await db.query(
     `insert into findings (account_id, id, group_id, tenant_id, cluster_id, fingerprint, family, source_key, type,
        rule_id, rule_title, severity, severity_int, source_kind, source_type, source_id, source_name,
        source_namespace, source_owner_id, source_actor, owner_id, messages, fix_attrs, rule_attrs, source_attrs,
        tags, content_hash, event_timestamp, created_at, updated_at)
-     select $1, v.id, v.group_id, $2, $3, v.fingerprint, $4, v.source_key, v.type, v.rule_id, v.rule_title,
-            v.severity, v.severity_int, v.source_kind, v.source_type, v.source_id, v.source_name,
-            v.source_namespace, '', '', '', v.messages, v.fix_attrs, v.rule_attrs, v.source_attrs,
+     select $1, v.id, v.group_id, $2, $3, v.fingerprint, $4, v.source_key, s.type, s.rule_id, s.rule_title,
+            s.severity, s.severity_int, s.source_kind, s.source_type, s.source_id, s.source_name,
+            s.source_namespace, '', '', '', v.messages, v.fix_attrs, v.rule_attrs, s.source_attrs,
             jsonb_build_object('family', $4::text), v.content_hash, $6, $6, $6
        from jsonb_to_recordset($5::jsonb) as v (${FINDING_FIELDS})
+       join jsonb_to_recordset($7::jsonb) as s (${SHAPE_FIELDS}) on s.shape = v.shape
      on conflict (account_id, fingerprint) do update set
        group_id = excluded.group_id, source_key = excluded.source_key, rule_title = excluded.rule_title,
        severity = excluded.severity, severity_int = excluded.severity_int, source_name = excluded.source_name,
@@ -160,7 +237,7 @@ export async function upsertFindings(
        fix_attrs = excluded.fix_attrs, rule_attrs = excluded.rule_attrs, source_attrs = excluded.source_attrs,
        content_hash = excluded.content_hash, event_timestamp = excluded.event_timestamp,
        updated_at = excluded.updated_at, deleted_at = null`,
-    [scope.accountId, scope.tenantId, scope.clusterId, scope.family, JSON.stringify(findings), at],
+    [scope.accountId, scope.tenantId, scope.clusterId, scope.family, payload.rows, at, payload.shapes],
   );
 }
 

@@ -20,6 +20,7 @@
  * (docs/performance.md, "Fix 11"). The CVE rows therefore take their package's name and version
  * from the scan rather than from vulnerability_packages.
  */
+import { arrayLiteral } from '../../db/array-literal.js';
 import type { Executor } from '../../db/database.js';
 import type { PackageRow } from './scan-rows.js';
 import { usageOfImageSets } from './usage-store.js';
@@ -47,51 +48,72 @@ const UPDATE_CVE_ROWS = `on conflict (account_id, id) do update set
 const SCANNED_PACKAGES = 'unnest($3::uuid[], $4::text[], $5::text[]) as p (id, name, version)';
 
 const packageParams = (packages: PackageRow[]) => [
-  packages.map((pkg) => pkg.id),
-  packages.map((pkg) => pkg.name),
-  packages.map((pkg) => pkg.version),
+  arrayLiteral(packages, (pkg) => pkg.id),
+  arrayLiteral(packages, (pkg) => pkg.name),
+  arrayLiteral(packages, (pkg) => pkg.version),
 ];
 
 /**
- * Upserts the CVE rows of the scanned image's findings that no other image has, straight from
- * those findings, and returns their ids. Such a row is the aggregate of one finding, so it needs
- * none of upsertCveRows' ordered aggregates: its severity, fix and data source are the finding's,
- * its cluster, images and usage the image's. In a first bulk load that is nearly every row, and
- * the aggregate (six sorts per row) was most of the upsert's time.
+ * Upserts the CVE rows of the image's findings that no other image has, straight from those
+ * findings, and returns the ids of the others (the rows another image shares, which need
+ * upsertCveRows' aggregate). Such a row is the aggregate of one finding, so it needs none of the
+ * ordered aggregates: its severity, fix and data source are the finding's, its cluster, images and
+ * usage the image's. In a first bulk load that is nearly every row, and the aggregate (six sorts
+ * per row) was most of the upsert's time.
+ *
+ * The image's findings are read by the image alone (they are every row the scan touches now); the
+ * image's columns, its one-element associated_images and its usage are computed once per
+ * statement and copied into each row, not joined and built again per row (docs/performance.md,
+ * "Fix 17c").
+ *
+ * An image's first scan inserts these rows without ON CONFLICT: a CVE row exists only while some
+ * finding has it, and no other image has these findings, nor did this image before, so none of
+ * them exists. The upsert's speculative insertion (an index probe before each row, a confirmation
+ * after it) was a quarter of the statement's cost. A rescan upserts: its previous scan's rows are
+ * there.
  */
 async function upsertImageOnlyCveRows(
   tx: Executor,
   accountId: string,
   imageId: string,
-  cveIds: string[],
   packages: PackageRow[],
-): Promise<Set<string>> {
-  const { rows } = await tx.query<{ id: string }>(
-    `with own as materialized (
-       select f.* from vulnerability_findings f
-        where f.account_id = $1 and f.cve_id = any($2::uuid[]) and f.image_id = $6
-          and not exists (select 1 from vulnerability_findings o
-                           where o.account_id = $1 and o.cve_id = f.cve_id and o.image_id <> $6)
+  firstScan: boolean,
+): Promise<string[]> {
+  const { rows } = await tx.query<{ cve_id: string }>(
+    `with mine as materialized (
+       select f.cve_id, f.cve_name, f.package_id, f.severity, f.severity_rank, f.fixed_in_version, f.data_source,
+              f.lookup_cves, f.scanned_at,
+              exists (select 1 from vulnerability_findings o
+                       where o.account_id = $1 and o.cve_id = f.cve_id and o.image_id <> $2) as shared
+         from vulnerability_findings f
+        where f.account_id = $1 and f.image_id = $2
      ),
-     usage as materialized (${usageOfImageSets('(select array[$6::uuid] as image_ids) as image')})
-     ${INSERT_CVE_ROWS}
-     select $1, f.cve_id, f.cve_name, f.package_id, p.name, p.version, f.severity, f.severity_rank,
-            f.fixed_in_version <> '', f.fixed_in_version, f.data_source,
-            case when f.cve_name like 'CVE-%' then array[f.cve_name]
-                 else array(select distinct cve from unnest(f.lookup_cves) as cve order by cve) end,
-            i.cluster_id, 1,
-            jsonb_build_array(jsonb_build_object('image_digest', i.image_digest, 'image_name', i.image_name,
-              'image_repo', i.image_repo, 'image_tag', i.image_tag)),
-            f.scanned_at, f.scanned_at, u.workloads, u.clusters, u.owner_uids, u.cluster_ids
-       from own f
-       join vulnerability_images i on i.account_id = $1 and i.id = $6
-       join ${SCANNED_PACKAGES} on p.id = f.package_id
-       cross join usage u
-     ${UPDATE_CVE_ROWS}
-     returning id`,
-    [accountId, cveIds, ...packageParams(packages), imageId],
+     image as materialized (
+       select i.cluster_id,
+              jsonb_build_array(jsonb_build_object('image_digest', i.image_digest, 'image_name', i.image_name,
+                'image_repo', i.image_repo, 'image_tag', i.image_tag)) as associated_images
+         from vulnerability_images i where i.account_id = $1 and i.id = $2
+     ),
+     usage as materialized (${usageOfImageSets('(select array[$2::uuid] as image_ids) as image')}),
+     written as (
+       ${INSERT_CVE_ROWS}
+       select $1, f.cve_id, f.cve_name, f.package_id, p.name, p.version, f.severity, f.severity_rank,
+              f.fixed_in_version <> '', f.fixed_in_version, f.data_source,
+              case when f.cve_name like 'CVE-%' then array[f.cve_name]
+                   else array(select distinct cve from unnest(f.lookup_cves) as cve order by cve) end,
+              i.cluster_id, 1, i.associated_images, f.scanned_at, f.scanned_at,
+              u.workloads, u.clusters, u.owner_uids, u.cluster_ids
+         from mine f
+         join ${SCANNED_PACKAGES} on p.id = f.package_id
+         cross join image i
+         cross join usage u
+        where not f.shared
+       ${firstScan ? '' : UPDATE_CVE_ROWS}
+     )
+     select cve_id from mine where shared`,
+    [accountId, imageId, ...packageParams(packages)],
   );
-  return new Set(rows.map((row) => row.id));
+  return rows.map((row) => row.cve_id);
 }
 
 /**
@@ -144,22 +166,27 @@ async function upsertCveRows(tx: Executor, accountId: string, cveIds: string[], 
 }
 
 /**
- * The CVE rows a scan of an image touches: `current`, those of its new findings, and
- * `maybeGone`, those only its previous scan had, removed unless another image still has them.
- * `packages` are the scan's.
+ * The CVE rows a scan of an image touches: `current`, those of its new findings (every finding the
+ * image has now), and `maybeGone`, those only its previous scan had, removed unless another image
+ * still has them. `packages` are the scan's.
  */
 export async function refreshCveRows(
   tx: Executor,
   accountId: string,
-  scan: { imageId: string; current: string[]; maybeGone: string[]; packages: PackageRow[] },
+  scan: {
+    imageId: string;
+    current: string[];
+    maybeGone: string[];
+    packages: PackageRow[];
+    /** the image had no scan before this one */
+    firstScan: boolean;
+  },
 ) {
-  const { imageId, current, maybeGone, packages } = scan;
-  const own =
-    current.length > 0
-      ? await upsertImageOnlyCveRows(tx, accountId, imageId, current, packages)
-      : new Set<string>();
-  const shared = [...current.filter((id) => !own.has(id)), ...maybeGone];
-  if (shared.length > 0) await upsertCveRows(tx, accountId, shared, packages);
+  const { imageId, current, maybeGone, packages, firstScan } = scan;
+  const shared =
+    current.length > 0 ? await upsertImageOnlyCveRows(tx, accountId, imageId, packages, firstScan) : [];
+  const aggregated = [...shared, ...maybeGone];
+  if (aggregated.length > 0) await upsertCveRows(tx, accountId, aggregated, packages);
   if (maybeGone.length === 0) return;
   await tx.query(
     `delete from vulnerability_cves r

@@ -4,6 +4,7 @@
  * first batches joined to the image's upsert (writeScanFacts). Every statement names the account.
  * The caller holds the account's scan lock (lockScans).
  */
+import { arrayLiteral } from '../../db/array-literal.js';
 import type { Executor } from '../../db/database.js';
 import { batches } from '../../ingest/batches.js';
 import type { FindingRow, ImageRow, PackageRow } from './scan-rows.js';
@@ -98,9 +99,9 @@ const insertImagePackagesSql = (n: number) =>
    select $1, $2, v.* from unnest($${n}::uuid[], $${n + 1}::text[], $${n + 2}::text[]) as v`;
 
 const imagePackageParams = (batch: PackageRow[]) => [
-  batch.map((p) => p.id),
-  batch.map((p) => p.type),
-  batch.map((p) => p.purl),
+  arrayLiteral(batch, (p) => p.id),
+  arrayLiteral(batch, (p) => p.type),
+  arrayLiteral(batch, (p) => p.purl),
 ];
 
 /**
@@ -124,7 +125,7 @@ const insertFindingsSql = (scannedAt: number, n: number) => {
 };
 
 const findingParams = (batch: FindingRow[]) => {
-  const col = <V>(pick: (row: FindingRow) => V) => batch.map(pick);
+  const col = (pick: (row: FindingRow) => string | number | null) => arrayLiteral(batch, pick);
   return [
     col((f) => f.cveId),
     col((f) => f.cveName),

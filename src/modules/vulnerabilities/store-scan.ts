@@ -11,7 +11,7 @@ import type { Executor } from '../../db/database.js';
 import { refreshCveRows, refreshPackages } from './derived-store.js';
 import type { ScanRows } from './scan-rows.js';
 import * as store from './scan-store.js';
-import { catchUpStatistics } from './statistics.js';
+import { catchUpCveStatistics, catchUpStatistics } from './statistics.js';
 import { refreshImageWorkloads } from './usage-store.js';
 
 export type ScanOutcome = 'created' | 'replaced' | 'superseded';
@@ -32,7 +32,7 @@ export async function storeScan(
   await store.writeScanFacts(tx, scope, rows, now);
   // Before the statements that read the account's facts by key: during a first bulk load the
   // statistics would otherwise say the account is empty and every lookup scans all of it.
-  await catchUpStatistics(tx, scope.accountId);
+  const analyzed = await catchUpStatistics(tx, scope.accountId);
   // A new image, or one whose digest changed, may be run by other containers than before; the
   // CVE rows refreshed below are every row of the image, so they take its workloads along.
   await refreshImageWorkloads(tx, scope.accountId, [rows.image.id]);
@@ -44,7 +44,11 @@ export async function storeScan(
     current: [...current],
     maybeGone: dropped,
     packages: rows.packages,
+    firstScan: !stored,
   });
+  // The packages' counts read the CVE rows by package: planned from statistics that know the
+  // account's rows, this push's included.
+  if (analyzed) await catchUpCveStatistics(tx);
   await refreshPackages(tx, scope.accountId, rows.packages, previous.packageIds);
   return stored ? 'replaced' : 'created';
 }
