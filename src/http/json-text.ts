@@ -9,7 +9,8 @@
  *   return sendJsonText(reply, `{"entries":[${texts.join(',')}]}`);
  */
 import type { FastifyReply } from 'fastify';
-import { textPartsStream } from './text-parts-stream.js';
+import { type TextPart, textPartsStream } from './text-parts-stream.js';
+import { utf8Bytes } from './utf8-bytes.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -29,29 +30,12 @@ export function sendJsonText(reply: FastifyReply, text: string) {
   return reply.type(JSON_TYPE).send(text);
 }
 
-/**
- * The UTF-8 bytes of `parts` joined, each part encoded straight into one Buffer. A body of large
- * stored texts (a page of baseline fingerprints, 0.5 MB) is then neither joined into one string
- * nor flattened again to be measured and encoded as the socket takes it: one copy instead of
- * three, and no page-sized string to collect (docs/performance.md, "The rows the server sends
- * out"). Parts should be flat strings (as read from the database, JSON.stringify's output or a
- * slice of it): a part built with `+` is flattened into a copy of its own first.
- */
-export function jsonBytes(parts: readonly string[]): Buffer {
-  let length = 0;
-  for (const part of parts) length += Buffer.byteLength(part);
-  const body = Buffer.allocUnsafe(length);
-  let offset = 0;
-  for (const part of parts) offset += body.write(part, offset);
-  return body;
-}
-
-/** A body of text parts sent as one Buffer (jsonBytes): the joined parts' bytes and Content-Length. */
+/** A body of text pieces sent as one Buffer (utf8-bytes.ts): the joined pieces' bytes and Content-Length. */
 export function sendJsonBytes(reply: FastifyReply, parts: readonly string[]) {
-  return reply.type(JSON_TYPE).send(jsonBytes(parts));
+  return reply.type(JSON_TYPE).send(utf8Bytes(parts));
 }
 
 /** A large body streamed part by part (text-parts-stream.ts), with the same bytes. */
-export function sendJsonParts(reply: FastifyReply, parts: string[]) {
+export function sendJsonParts(reply: FastifyReply, parts: TextPart[]) {
   return reply.type(JSON_TYPE).send(textPartsStream(parts));
 }

@@ -63,7 +63,7 @@ function entryParts(
 
 /**
  * The page as text parts: the envelope, in PageList's field order, around the entries' parts.
- * Sent as one Buffer (json-text.ts, jsonBytes): the fingerprints are most of a page's 0.5 MB.
+ * Sent as one Buffer (utf8-bytes.ts): the fingerprints are most of a page's 0.5 MB.
  */
 function pageParts(entries: string[][], total: number, request: PageRequest): string[] {
   const { page, page_count, page_size, total_count } = pageList([], total, request);
