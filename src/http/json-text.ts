@@ -9,7 +9,8 @@
  *   return sendJsonText(reply, `{"entries":[${texts.join(',')}]}`);
  */
 import type { FastifyReply } from 'fastify';
-import { textPartsStream } from './text-parts-stream.js';
+import { type TextPart, textPartsStream } from './text-parts-stream.js';
+import { utf8Bytes } from './utf8-bytes.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -29,7 +30,12 @@ export function sendJsonText(reply: FastifyReply, text: string) {
   return reply.type(JSON_TYPE).send(text);
 }
 
+/** A body of text pieces sent as one Buffer (utf8-bytes.ts): the joined pieces' bytes and Content-Length. */
+export function sendJsonBytes(reply: FastifyReply, parts: readonly string[]) {
+  return reply.type(JSON_TYPE).send(utf8Bytes(parts));
+}
+
 /** A large body streamed part by part (text-parts-stream.ts), with the same bytes. */
-export function sendJsonParts(reply: FastifyReply, parts: string[]) {
+export function sendJsonParts(reply: FastifyReply, parts: TextPart[]) {
   return reply.type(JSON_TYPE).send(textPartsStream(parts));
 }

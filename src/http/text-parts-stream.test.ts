@@ -15,6 +15,21 @@ test('the parts arrive in order as UTF-8, empty parts included', async () => {
   assert.equal(await readAll(textPartsStream(['', ''])), '');
 });
 
+test('a part given as pieces arrives as their joined text; empty pieces and parts are skipped', async () => {
+  const parts = [
+    '{"entries":[',
+    ['{"name":', '"é"', '}'],
+    [],
+    [',', '', '{"name":"✓"}'],
+    '],"total_count":2}',
+  ];
+  assert.equal(
+    await readAll(textPartsStream([...parts])),
+    '{"entries":[{"name":"é"},{"name":"✓"}],"total_count":2}',
+  );
+  assert.equal(await readAll(textPartsStream([[''], []])), '');
+});
+
 test('a part is encoded only when the reader asks for it, and released once handed over', async () => {
   const big = 'x'.repeat(64 * 1024); // over the stream's 16 KiB buffer: one part fills it
   const parts: (string | undefined)[] = ['[', `"${big}"`, `,"${big}"`, ']'];

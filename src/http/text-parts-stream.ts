@@ -5,6 +5,10 @@
  * has read them. Streamed, each part is encoded when the socket asks for more, and released once
  * it is sent (docs/performance.md, "Server memory").
  *
+ * A part may also be given as pieces (an identity's text: its fields, stored texts, raw
+ * objects), encoded together into one Buffer when its turn comes (utf8-bytes.ts), so that the
+ * part is never joined into one string first.
+ *
  * Everything is computed before the stream is made, so a failure is still an ordinary error
  * response, never a 200 cut short.
  *
@@ -12,20 +16,27 @@
  *   return reply.type('application/json; charset=utf-8').send(textPartsStream(['{"a":', '1}']));
  */
 import { Readable } from 'node:stream';
+import { utf8Bytes } from './utf8-bytes.js';
 
-export function textPartsStream(parts: (string | undefined)[]): Readable {
+/** A part of the body: a text, or the pieces of one (joined without a string in between). */
+export type TextPart = string | readonly string[];
+
+export function textPartsStream(parts: (TextPart | undefined)[]): Readable {
   let next = 0;
   return new Readable({
     read() {
       // One part per call: the stream asks again only once its buffer has room.
-      let part = '';
+      let chunk: string | Buffer = '';
       // An empty chunk would not ask for the next one: skip it.
-      while (part === '' && next < parts.length) {
-        part = parts[next] as string;
+      while (chunk.length === 0 && next < parts.length) {
+        const part = parts[next] as TextPart;
         parts[next] = undefined; // the text (and the rows it points into) can go once sent
         next++;
+        chunk = typeof part === 'string' ? part : utf8Bytes(part);
       }
-      this.push(part === '' ? null : part, 'utf8');
+      if (chunk.length === 0) this.push(null);
+      else if (typeof chunk === 'string') this.push(chunk, 'utf8');
+      else this.push(chunk);
     },
   });
 }

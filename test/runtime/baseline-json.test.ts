@@ -65,6 +65,9 @@ async function bodies(): Promise<string[]> {
     const res = await t.request({ method: 'GET', url: listUrl(query), token });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+    // Sent as one Buffer of the page's bytes (json-text.ts): its length counts bytes, not characters.
+    assert.equal(res.headers['content-length'], String(Buffer.byteLength(res.text)));
+    assert.equal(res.headers['transfer-encoding'], undefined);
     texts.push(res.text);
   }
   return texts;

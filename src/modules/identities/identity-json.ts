@@ -132,11 +132,16 @@ const RAW_BUCKET: Record<string, (typeof RAW_BUCKET_ORDER)[number]> = {
 };
 
 /**
- * `raw_rbac_objects` from the stored texts, in the order of the identity's record ids. The kind
- * column is the pushed object's `kind` (checked at ingestion), and the text is its
- * JSON.stringify, so this is the parsed path's content without the parse.
+ * `raw_rbac_objects` from the stored texts, in the order of the identity's record ids, appended to
+ * `out` as pieces (the stored texts themselves, never joined: the caller encodes the pieces once,
+ * utf8-bytes.ts). The kind column is the pushed object's `kind` (checked at ingestion), and the
+ * text is its JSON.stringify, so this is the parsed path's content without the parse.
  */
-export function rawRbacObjectsJson(row: IdentityRow, rawByKey: ReadonlyMap<string, RawObjectText>): string {
+export function rawRbacObjectsParts(
+  row: IdentityRow,
+  rawByKey: ReadonlyMap<string, RawObjectText>,
+  out: string[],
+): void {
   const buckets: Record<(typeof RAW_BUCKET_ORDER)[number], string[]> = {
     cluster_role_bindings: [],
     cluster_roles: [],
@@ -148,7 +153,14 @@ export function rawRbacObjectsJson(row: IdentityRow, rawByKey: ReadonlyMap<strin
     const bucket = object && RAW_BUCKET[object.kind];
     if (bucket) buckets[bucket].push(object.raw);
   }
-  return `{${RAW_BUCKET_ORDER.map((bucket) => `"${bucket}":${array(buckets[bucket])}`).join(',')}}`;
+  RAW_BUCKET_ORDER.forEach((bucket, index) => {
+    out.push(index === 0 ? `{"${bucket}":[` : `],"${bucket}":[`);
+    buckets[bucket].forEach((raw, position) => {
+      if (position > 0) out.push(',');
+      out.push(raw);
+    });
+  });
+  out.push(']}');
 }
 
 function apiRisksSummary(stored: IdentityRow['risks_summary']) {
@@ -170,28 +182,40 @@ function apiRisksSummary(stored: IdentityRow['risks_summary']) {
   };
 }
 
-/** Whether the row has the cached columns identityJson needs (written since migration 0016). */
+/** Whether the row has the cached columns identityJsonParts needs (written since migration 0016). */
 export const hasCachedAccess = (
   row: IdentityRow,
 ): row is IdentityRow & { assigned_roles_json: string; access_json: string } =>
   row.assigned_roles_json !== null && row.access_json !== null;
 
 /**
- * The identity as the API returns it, as text, around its `risks` array's text (risk-json.ts);
- * null when the row predates the cached columns (the caller serializes it the old way).
+ * The identity as the API returns it, as text pieces to be joined (or encoded together,
+ * utf8-bytes.ts), around its `risks` array's text (risk-json.ts); null when the row predates the
+ * cached columns (the caller serializes it the old way).
  */
-export function identityJson(
+export function identityJsonParts(
   row: IdentityRow,
   risksJson: string,
   rawByKey: ReadonlyMap<string, RawObjectText>,
-): string | null {
+): string[] | null {
   if (!hasCachedAccess(row)) return null;
   const head = JSON.stringify(identityHead(row));
-  return (
-    `${head.slice(0, -1)},"risks":${risksJson}` +
-    `,"risks_summary":${JSON.stringify(apiRisksSummary(row.risks_summary))}` +
-    `,"rbac_objects":{"assigned_roles":${row.assigned_roles_json}` +
-    `,"created_at":${JSON.stringify(iso(row.updated_at))},${row.access_json.slice(1)}` +
-    `,"raw_rbac_objects":${rawRbacObjectsJson(row, rawByKey)}}`
-  );
+  const parts = [
+    head.slice(0, -1),
+    ',"risks":',
+    risksJson,
+    ',"risks_summary":',
+    JSON.stringify(apiRisksSummary(row.risks_summary)),
+    ',"rbac_objects":{"assigned_roles":',
+    row.assigned_roles_json,
+    ',"created_at":',
+    JSON.stringify(iso(row.updated_at)),
+    ',',
+    // the access text's own closing brace closes rbac_objects
+    row.access_json.slice(1),
+    ',"raw_rbac_objects":',
+  ];
+  rawRbacObjectsParts(row, rawByKey, parts);
+  parts.push('}');
+  return parts;
 }

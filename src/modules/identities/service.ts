@@ -13,8 +13,9 @@ import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { isUuid } from '../../http/ids.js';
 import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
+import type { TextPart } from '../../http/text-parts-stream.js';
 import type { AccountService } from '../accounts/service.js';
-import { hasCachedAccess, identityJson } from './identity-json.js';
+import { hasCachedAccess, identityJsonParts } from './identity-json.js';
 import { parseIdentityListQuery, type RawIdentityListQuery } from './list-query.js';
 import {
   type ApiIdentity,
@@ -54,9 +55,10 @@ export type SerializeIdentity = (identity: ApiIdentity) => string;
 
 export function createIdentityService({ db, accounts }: { db: Database; accounts: AccountService }) {
   /**
-   * The API JSON of each row, with its risks and raw objects read in one query each: assembled
-   * from the cached text (identity-json.ts, with each risk's own text, risk-json.ts), or for a row
-   * written before that text existed, mapped and serialized through the response schema as before.
+   * The API JSON of each row as text pieces, with its risks and raw objects read in one query
+   * each: assembled from the cached text (identity-json.ts, with each risk's own text,
+   * risk-json.ts), or for a row written before that text existed, mapped and serialized through
+   * the response schema as before (one piece).
    */
   async function expand(accountId: string, rows: repo.IdentityRow[], serialize: SerializeIdentity) {
     const idsOf = (cached: boolean) =>
@@ -81,14 +83,16 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
       else risksOf.set(risk.identity_id, [risk]);
     }
     const risksJsonOf = risksJsonByIdentity(riskTexts, await olderRisks(accountId, riskTexts));
-    return rows.map((row) => {
-      const cached = identityJson(row, risksJsonOf.get(row.id) ?? '[]', raw);
+    return rows.map((row): string[] => {
+      const cached = identityJsonParts(row, risksJsonOf.get(row.id) ?? '[]', raw);
       if (cached !== null) return cached;
       const { rbac_objects } = row;
       if (rbac_objects === null) throw new Error(`identity ${row.id} was read without its rbac_objects`);
-      return serialize(
-        toApiIdentity({ ...row, rbac_objects }, risksOf.get(row.id) ?? [], rawRbacObjects(row, raw)),
-      );
+      return [
+        serialize(
+          toApiIdentity({ ...row, rbac_objects }, risksOf.get(row.id) ?? [], rawRbacObjects(row, raw)),
+        ),
+      ];
     });
   }
 
@@ -112,16 +116,17 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
 
   return {
     /**
-     * #14 as JSON text in parts, the page envelope around each identity's text (pageList's
-     * fields): joined, they are the body. The route streams them one by one rather than joining a
-     * page of up to a megabyte into one string (docs/performance.md, "Server memory").
+     * #14 as JSON text in parts, the page envelope around each identity's text pieces (pageList's
+     * fields): joined, they are the body. The route streams them one by one, each identity encoded
+     * from its pieces when the socket asks for it, rather than joining a page of up to a megabyte
+     * into one string (docs/performance.md, "Server memory").
      */
     async list(
       actor: Actor,
       accountId: string,
       query: RawIdentityListQuery & { page: PageRequest },
       serialize: SerializeIdentity,
-    ): Promise<string[]> {
+    ): Promise<TextPart[]> {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
       const { filters, sort } = parseIdentityListQuery(query);
       const { rows, total } = await repo.listIdentities(db, account.id, {
@@ -130,7 +135,10 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
         page: pageToOffset(query.page),
       });
       const { entries, ...envelope } = pageList(await expand(account.id, rows, serialize), total, query.page);
-      const parts = ['{"entries":[', ...entries.map((entry, index) => (index === 0 ? entry : `,${entry}`))];
+      const parts: TextPart[] = [
+        '{"entries":[',
+        ...entries.map((entry, index) => (index === 0 ? entry : [',', ...entry])),
+      ];
       parts.push(`],${JSON.stringify(envelope).slice(1)}`);
       return parts;
     },
@@ -140,7 +148,7 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
       const row = await requireIdentity(account.id, identityId);
       const [identity] = await expand(account.id, [row], serialize);
-      return identity!;
+      return identity!.join('');
     },
 
     async risks(actor: Actor, accountId: string, identityId: string, riskType: string, page: PageRequest) {

@@ -4,7 +4,7 @@
  */
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { lazySerializer, sendJsonText } from '../../http/json-text.js';
+import { lazySerializer, sendJsonBytes } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
 import { BaselineEntrySchema, BaselineList, BaselineListQuery } from './baseline-schemas.js';
 import type { BaselineEntry } from './baseline-service.js';
@@ -99,13 +99,13 @@ export function runtimeRoutes(app: Api, services: RuntimeServices): void {
     },
     async (request, reply) => {
       const { page = 1, page_size = 50, filters, q, sort, children_limit } = request.query;
-      const text = await services.runtimeBaselines.listLatest(
+      const parts = await services.runtimeBaselines.listLatest(
         actorOf(request),
         request.params.account_id,
         { filters, q, sort, childrenLimit: children_limit, page: { page, pageSize: page_size } },
         lazySerializer<BaselineEntry>(reply, BaselineEntrySchema),
       );
-      return sendJsonText(reply, text);
+      return sendJsonBytes(reply, parts);
     },
   );
 

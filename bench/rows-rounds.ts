@@ -1,0 +1,366 @@
+/**
+ * The server's CPU per row it sends out, for two builds in alternating rounds on one seeded
+ * PostgreSQL database that is kept between runs (the list cases and the CSV export only read).
+ *
+ *   seed <db> [small|medium]     creates <db> on DATABASE_URL's server, seeds it through the
+ *                                ingestion API of this checkout's build (bench/seed.ts), analyzes
+ *                                it, and writes its credentials to /tmp/<db>.json
+ *   run <db> <distA> <distB> [--rounds n] [--seconds s] [--connections c] [--only a,b] [--csv]
+ *       [--csv-only] [--prof dir]   (flags after the dist dirs)
+ *                                per round and build: starts `node <dist>/server.js` on <db>, runs
+ *                                each list case under autocannon (16 connections, 1 s warm-up, then
+ *                                s seconds) and, with --csv, the CVE report CSV export; prints the
+ *                                server's CPU ms per request (per 1,000 rows for the export) and
+ *                                the PostgreSQL backends' CPU
+ *   bodies <db> <dist> <dir>     saves every list case's body (and the CSV) to <dir>, to compare
+ *   drop <db>
+ *
+ * Not a test; DATABASE_URL is the owner's server URL.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
+import pg from 'pg';
+import { testConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { ApiClient } from './api-client.js';
+import { backendCpu } from './backend-cpu.js';
+import { buildCases } from './cases.js';
+import { bootstrapTenants, type Credentials, populateAccount } from './seed.js';
+import { BENCH_SECRET, cpuMsOf, type Store } from './server-process.js';
+import { SIZES, tenth } from './sizes.js';
+
+const APP_ROLE = { user: 'posture_app', password: 'posture_app' };
+const quiet = { warn() {}, error() {} };
+
+function serverUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is needed');
+  return url;
+}
+
+function databaseUrl(name: string, user?: { user: string; password: string }): string {
+  const url = new URL(serverUrl());
+  url.pathname = `/${name}`;
+  if (user) {
+    url.username = user.user;
+    url.password = user.password;
+  }
+  return url.toString();
+}
+
+async function admin(sql: string, database?: string) {
+  const client = new pg.Client({ connectionString: database ? databaseUrl(database) : serverUrl() });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function storeOf(name: string): Store {
+  return {
+    engine: 'postgres',
+    url: databaseUrl(name),
+    appUrl: databaseUrl(name, APP_ROLE),
+    dataDir: undefined,
+    open: () => openDatabase(testConfig({ DATABASE_URL: databaseUrl(name) }), quiet),
+    drop: async () => {},
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function startServer(name: string, dist: string, profDir?: string) {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), `${dist}/server.js`],
+    {
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATABASE_URL: databaseUrl(name, APP_ROLE),
+        DATABASE_MIGRATION_URL: databaseUrl(name),
+        POSTURE_SECRET: BENCH_SECRET,
+        DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '0',
+        NODE_ENV: 'production',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
+    } catch {
+      // not yet
+    }
+    if (attempt > 600) throw new Error('server not ready');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    baseUrl,
+    pid: child.pid!,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const noBar = { increment() {}, start() {}, stop() {} } as never;
+
+async function seed(name: string, sizeName: 'small' | 'medium') {
+  await admin(`create database ${name}`);
+  const store = storeOf(name);
+  const credentials = await bootstrapTenants(store);
+  const server = await startServer(name, 'dist');
+  try {
+    const client = await ApiClient.login(server.baseUrl, credentials.key.id, credentials.key.secret);
+    const other = await ApiClient.login(
+      server.baseUrl,
+      credentials.otherTenant.key.id,
+      credentials.otherTenant.key.secret,
+    );
+    const size = SIZES[sizeName].dataset;
+    await populateAccount(other, credentials.otherTenant.accountId, tenth(size), noBar);
+    await populateAccount(client, credentials.neighbourAccountId, tenth(size), noBar);
+    const measured = await populateAccount(client, credentials.accountId, size, noBar);
+    writeFileSync(
+      `/tmp/${name}.json`,
+      JSON.stringify({ credentials, clusterId: measured.clusters[0]!.id }, null, 2),
+    );
+  } finally {
+    await server.stop();
+  }
+  await admin('vacuum analyze', name);
+  console.log(`seeded ${name}`);
+}
+
+interface Seeded {
+  credentials: Credentials;
+  clusterId: string;
+}
+
+function autocannon(
+  url: string,
+  authorization: string,
+  seconds: number,
+  connections = 16,
+): Promise<{ requests: number; p99: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        createRequire(import.meta.url).resolve('autocannon'),
+        '-c',
+        String(connections),
+        '-d',
+        String(seconds),
+        '-H',
+        `authorization=${authorization}`,
+        '--json',
+        url,
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    let out = '';
+    child.stdout!.on('data', (chunk) => (out += chunk));
+    child.on('exit', () => {
+      try {
+        const json = JSON.parse(out) as {
+          requests: { total: number };
+          latency: { p99: number };
+          non2xx: number;
+        };
+        if (json.non2xx > 0) reject(new Error(`${url}: ${json.non2xx} non-2xx`));
+        resolve({ requests: json.requests.total, p99: json.latency.p99 });
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+function exportCsv(
+  baseUrl: string,
+  path: string,
+  authorization: string,
+): Promise<{ rows: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${baseUrl}${path}`, { headers: { authorization, accept: 'text/csv' } }, (res) => {
+      if (res.statusCode !== 200) reject(new Error(`CSV ${res.statusCode}`));
+      let bytes = 0;
+      let lines = 0;
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1)) lines++;
+      });
+      res.on('end', () => resolve({ rows: lines - 1, bytes }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function option(args: string[], flag: string): string | undefined {
+  const index = args.indexOf(flag);
+  return index === -1 ? undefined : args[index + 1];
+}
+
+async function run(name: string, dists: string[], args: string[]) {
+  const seeded = JSON.parse(readFileSync(`/tmp/${name}.json`, 'utf8')) as Seeded;
+  const rounds = Number(option(args, '--rounds') ?? 2);
+  const seconds = Number(option(args, '--seconds') ?? 5);
+  const connections = Number(option(args, '--connections') ?? 16);
+  const only = option(args, '--only')?.split(',') ?? [];
+  const csv = args.includes('--csv');
+  const prof = option(args, '--prof');
+  const listsToo = !args.includes('--csv-only');
+  const meter = await backendCpu(databaseUrl(name));
+  const results: Record<string, Record<string, number[]>> = {};
+  const record = (label: string, dist: string, value: number) => {
+    results[label] ??= {};
+    results[label]![dist] ??= [];
+    results[label]![dist]!.push(Math.round(value * 100) / 100);
+  };
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? dists : [...dists].reverse();
+    for (const dist of order) {
+      const server = await startServer(name, dist, prof ? `${prof}/${dist.replaceAll('/', '_')}` : undefined);
+      try {
+        const client = await ApiClient.login(
+          server.baseUrl,
+          seeded.credentials.key.id,
+          seeded.credentials.key.secret,
+        );
+        if (listsToo) {
+          const cases = (
+            await buildCases(client, {
+              accountId: seeded.credentials.accountId,
+              clusterId: seeded.clusterId,
+              key: seeded.credentials.key,
+            })
+          ).filter(
+            (c) =>
+              c.kind !== 'auth' &&
+              c.kind !== 'tiny' &&
+              (only.length === 0 || only.some((pattern) => c.name.includes(pattern))),
+          );
+          for (const c of cases) {
+            const url = `${server.baseUrl}${c.path}`;
+            await autocannon(url, client.authorization, 1, connections);
+            const cpu = cpuMsOf(server.pid);
+            const db = await meter.read();
+            const { requests, p99 } = await autocannon(url, client.authorization, seconds, connections);
+            const serverMs = (cpuMsOf(server.pid) - cpu) / requests;
+            const dbAfter = await meter.read();
+            const dbMs = db !== null && dbAfter !== null ? (dbAfter - db) / requests : NaN;
+            record(c.name, dist, serverMs);
+            console.log(
+              `${new Date().toISOString().slice(11, 19)} load ${loadavg()[0]!.toFixed(1)} r${round} ${dist} ${c.name}: server ${serverMs.toFixed(2)} ms/req, db ${dbMs.toFixed(2)}, ${Math.round(requests / seconds)} req/s, p99 ${p99}`,
+            );
+          }
+        }
+        if (csv) {
+          const path = `/accounts/${seeded.credentials.accountId}/reports/inventory_cves`;
+          await exportCsv(server.baseUrl, `${path}?filters=severity:low`, client.authorization);
+          const cpu = cpuMsOf(server.pid);
+          const db = await meter.read();
+          const started = performance.now();
+          const { rows } = await exportCsv(server.baseUrl, path, client.authorization);
+          const ms = performance.now() - started;
+          const perK = ((cpuMsOf(server.pid) - cpu) / rows) * 1000;
+          const dbAfter = await meter.read();
+          const dbPerK = db !== null && dbAfter !== null ? ((dbAfter - db) / rows) * 1000 : NaN;
+          record('csv', dist, perK);
+          console.log(
+            `${new Date().toISOString().slice(11, 19)} load ${loadavg()[0]!.toFixed(1)} r${round} ${dist} csv ${rows} rows: server ${perK.toFixed(1)} ms/1000 rows, db ${dbPerK.toFixed(1)}, ${Math.round((rows / ms) * 1000)} rows/s`,
+          );
+        }
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  await meter.close();
+  console.log(JSON.stringify(results, null, 1));
+  for (const [label, byDist] of Object.entries(results)) {
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    console.log(
+      `${label}: ${Object.entries(byDist)
+        .map(
+          ([dist, values]) =>
+            `${dist} median ${median(values)} [${Math.min(...values)}..${Math.max(...values)}]`,
+        )
+        .join(' | ')}`,
+    );
+  }
+}
+
+async function bodies(name: string, dist: string, dir: string) {
+  const seeded = JSON.parse(readFileSync(`/tmp/${name}.json`, 'utf8')) as Seeded;
+  mkdirSync(dir, { recursive: true });
+  const server = await startServer(name, dist);
+  try {
+    const client = await ApiClient.login(
+      server.baseUrl,
+      seeded.credentials.key.id,
+      seeded.credentials.key.secret,
+    );
+    const cases = await buildCases(client, {
+      accountId: seeded.credentials.accountId,
+      clusterId: seeded.clusterId,
+      key: seeded.credentials.key,
+    });
+    for (const c of cases) {
+      if (c.kind === 'auth') continue;
+      const res = await fetch(`${server.baseUrl}${c.path}`, {
+        headers: { authorization: client.authorization },
+      });
+      writeFileSync(`${dir}/${c.name.replaceAll(' ', '_')}.json`, Buffer.from(await res.arrayBuffer()));
+    }
+    for (const [label, query] of [
+      ['csv', ''],
+      ['csv_columns', '?columns=associated_images;cve_name;epss_score;fixable&sort=epss_score:desc'],
+    ] as const) {
+      const res = await fetch(
+        `${server.baseUrl}/accounts/${seeded.credentials.accountId}/reports/inventory_cves${query}`,
+        { headers: { authorization: client.authorization, accept: 'text/csv' } },
+      );
+      writeFileSync(`${dir}/${label}.csv`, Buffer.from(await res.arrayBuffer()));
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+const [command, name, ...rest] = process.argv.slice(2);
+if (!name) throw new Error('usage: see the comment at the top');
+if (command === 'seed') await seed(name, (rest[0] as 'small' | 'medium') ?? 'medium');
+else if (command === 'run')
+  await run(
+    name,
+    rest.filter((arg, i) => !arg.startsWith('--') && !rest[i - 1]?.startsWith('--')),
+    rest,
+  );
+else if (command === 'bodies') await bodies(name, rest[0]!, rest[1]!);
+else if (command === 'drop') await admin(`drop database if exists ${name} with (force)`);
