@@ -13,6 +13,7 @@ import {
   type RunningVulnerability,
   WORKLOAD_KINDS,
 } from '../../engines/findings/index.js';
+import { knownExploited } from '../vulnerabilities/known-exploited.js';
 
 /** What loadWorkloads needs of a pushed object (src/ingest/kubernetes/object.ts). */
 export interface WrittenWorkload {
@@ -169,7 +170,7 @@ async function loadVulnerabilities(
        join vulnerability_findings f on f.account_id = $1 and f.image_id = i.id
        join vulnerability_packages p on p.account_id = $1 and p.id = f.package_id
        cross join lateral (
-         select exists (select 1 from kev_entries e where e.cve = any(f.lookup_cves)) as known_exploited) k
+         select ${knownExploited('f.lookup_cves')} as known_exploited) k
       where i.account_id = $1 and i.id = any($2::uuid[]) ${runs}
         and (f.severity = 'critical' or k.known_exploited)`,
     runningIn === undefined ? [accountId, imageIds] : [accountId, imageIds, runningIn],
