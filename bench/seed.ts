@@ -5,8 +5,11 @@
  */
 import type cliProgress from 'cli-progress';
 import { syntheticStream } from '../src/engines/runtime/sample/bench.js';
+import { openFeed } from '../src/ingest/feeds/read-feed.js';
 import { createTenancyService } from '../src/modules/tenancy/service.js';
+import { importFeed } from '../src/modules/vulnerabilities/feed-service.js';
 import type { ApiClient } from './api-client.js';
+import { epssCsv, kevJson } from './dataset/feeds.js';
 import { asLists, clusterObjects, podsVersion } from './dataset/kubernetes.js';
 import { scanReport } from './dataset/scans.js';
 import { BENCH_SECRET, type Store, withStore } from './server-process.js';
@@ -31,6 +34,8 @@ export function bootstrapTenants(store: Store): Promise<Credentials> {
     });
     const neighbour = await tenancy.createAccount({ tenantId: measured.tenant_id, name: 'neighbour' });
     const other = await tenancy.bootstrap({ tenant: 'bench-other', account: 'other', user: 'bench' });
+    // The feeds an operator keeps loaded, before any scan: findings and reports look them up.
+    for (const feed of [epssCsv(), kevJson()]) await importFeed(db, await openFeed(Buffer.from(feed)), null);
     return {
       tenantId: measured.tenant_id,
       accountId: measured.account_id,
