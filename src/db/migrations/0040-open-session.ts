@@ -2,7 +2,7 @@ import type { Migration } from '../migrator.js';
 
 /**
  * A login's write as a PL/pgSQL function, so its statements are planned once per connection
- * (docs/performance.md, "Fix 17d"). The session insert with its audit fields was one statement of
+ * (docs/performance.md, "Fix 5", "Third pass"). The session insert with its audit fields was one statement of
  * four CTEs, sent as SQL text: PostgreSQL parsed, analyzed and planned it on every login, with the
  * row-level security policies of three tables expanded into it. Under the authenticate load that
  * was about 60% of the backend's CPU per login (a perf profile of the backends: the CTEs' planning
