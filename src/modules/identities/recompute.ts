@@ -37,6 +37,7 @@ import {
   upsertIdentities,
 } from './identity-store.js';
 import { planRecompute } from './plan.js';
+import { possibleIdentities } from './possible.js';
 import { loadStoredRisks, writeRisks } from './risk-store.js';
 import { isLinked, rebuildLinks, replaceLinks } from './source-links.js';
 import type { KnownObjects, SourceScope } from './source-queries.js';
@@ -146,6 +147,15 @@ export async function recomputeClusterIdentities(
   return writeComputed(db, cluster, identities, sources, at);
 }
 
+const NOTHING_COMPUTED: RecomputeSummary = {
+  identities: 0,
+  risks: 0,
+  identitiesWritten: 0,
+  identitiesRemoved: 0,
+  risksWritten: 0,
+  risksResolved: 0,
+};
+
 /**
  * A change reaching most of a cluster (a ClusterRole bound everywhere) is cheaper to recompute
  * with one read of the cluster than with lookups per identity; below this many identities the
@@ -187,9 +197,12 @@ export async function recomputeFromDelta(
   }
   await replaceLinks(db, scope, delta.linkedUids, delta.links);
   if (delta.rbacUids.length > 0) await syncRbacObjects(db, scope, delta.rbacObjects, delta.rbacUids);
-  const sources = await loadSourcesOf(db, scope, delta.identities);
+  // After the links are written: an identity that a binding of this push names is possible.
+  const reached = await possibleIdentities(db, scope, delta.identities);
+  if (reached.size === 0) return NOTHING_COMPUTED;
+  const sources = await loadSourcesOf(db, scope, reached);
   const ids = new Set(
-    [...delta.identities].map((key) => {
+    [...reached].map((key) => {
       const { kind, namespace, name } = parseIdentityKey(key);
       return identityId(cluster.clusterId, kind, namespace, name);
     }),
