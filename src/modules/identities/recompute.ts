@@ -25,7 +25,7 @@ import { type ComputedIdentity, computeIdentities, identityId } from '../../engi
 import type { ChangedResource } from '../../ingest/kubernetes/resource-store.js';
 import type { KubernetesPushListener } from '../clusters/ingest-service.js';
 import { syncRbacObjects } from '../rbac/sync.js';
-import { readPushDelta } from './delta.js';
+import { type PushDelta, readPushDelta } from './delta.js';
 import { loadSourcesOf, parseIdentityKey } from './delta-sources.js';
 import { refreshFilterValues, writeIdentitiesReport } from './derived-store.js';
 import {
@@ -147,6 +147,17 @@ export async function recomputeClusterIdentities(
   return writeComputed(db, cluster, identities, sources, at);
 }
 
+/**
+ * The links and rbac_objects rows of the objects a push changed (and of their namesakes). The
+ * delta keeps both tables in line with the live objects after every push (the property test in
+ * test/identities/delta-recompute.test.ts compares them with a full recompute's), so these are
+ * all a push needs to write to them.
+ */
+async function writeDeltaRows(db: Executor, scope: SourceScope, delta: PushDelta) {
+  await replaceLinks(db, scope, delta.linkedUids, delta.links);
+  if (delta.rbacUids.length > 0) await syncRbacObjects(db, scope, delta.rbacObjects, delta.rbacUids);
+}
+
 const NOTHING_COMPUTED: RecomputeSummary = {
   identities: 0,
   risks: 0,
@@ -192,11 +203,14 @@ export async function recomputeFromDelta(
   if (!(await isLinked(db, scope))) return recomputeClusterIdentities(db, cluster, at);
   const delta = await readPushDelta(db, scope, changed);
   if (delta === null) return null;
+  await writeDeltaRows(db, scope, delta);
   if (delta.whole || (await mostOfCluster(db, scope, delta.identities.size))) {
-    return recomputeClusterIdentities(db, cluster, at, { rbacChanged: delta.rbacUids.length > 0 });
+    // Every identity from every source, but not every link and rbac_objects row: deriving those
+    // again from every object of the cluster found the ones just written (docs/performance.md,
+    // "Fix 17").
+    const sources = await loadSourceObjects(db, scope);
+    return writeComputed(db, cluster, compute(cluster, sources, at), sources, at);
   }
-  await replaceLinks(db, scope, delta.linkedUids, delta.links);
-  if (delta.rbacUids.length > 0) await syncRbacObjects(db, scope, delta.rbacObjects, delta.rbacUids);
   // After the links are written: an identity that a binding of this push names is possible.
   const reached = await possibleIdentities(db, scope, delta.identities);
   if (reached.size === 0) return NOTHING_COMPUTED;

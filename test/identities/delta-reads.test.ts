@@ -1,8 +1,14 @@
 /**
- * The delta recompute computes only identities that can exist: an account that is pushed, named
- * by a binding, or stored already. Pods running as an account that is none of these (a
- * namespace's `default` account that was never pushed) reach no identity, and their push must not
- * read every pod running as that account (docs/performance.md, "Fix 17").
+ * What a push's identities recompute reads (docs/performance.md, "Fix 17"):
+ *
+ * - only identities that can exist are computed: an account that is pushed, named by a binding,
+ *   or stored already. Pods running as an account that is none of these (a namespace's `default`
+ *   account that was never pushed) reach no identity, and their push must not read every pod
+ *   running as that account;
+ * - a push that reaches the whole cluster computes every identity, but writes the links and
+ *   rbac_objects rows of its own objects only, without deriving them again for every object.
+ *
+ * That the stored result stays what a full recompute gives is delta-recompute.test.ts's property.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -14,6 +20,8 @@ import { recomputeFromDelta } from '../../src/modules/identities/recompute.js';
 import { createCluster } from '../ingest/sample.js';
 import { createTenant, startTestApp, type TestApp } from '../support/harness.js';
 import {
+  clusterRole,
+  clusterRoleBinding,
   deleted,
   pushObjects,
   pushWatchEvents,
@@ -79,15 +87,40 @@ test('possible identities: pushed accounts, binding subjects, and whatever is st
   assert.deepEqual([...(await possibleIdentities(t.db, scope, new Set(ASKED)))].sort(), expected);
 });
 
-/** An executor that records the parameters of every statement it runs. */
-function recording(tx: Executor, params: unknown[][]): Executor {
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/** An executor that records every statement it runs. */
+function recording(tx: Executor, statements: Statement[]): Executor {
   return {
     query: (sql, values) => {
-      params.push([...(values ?? [])]);
+      statements.push({ sql, params: [...(values ?? [])] });
       return tx.query(sql, values);
     },
     exec: (sql) => tx.exec(sql),
   };
+}
+
+/** Applies a push of these objects and recomputes its identities as ingestion does, recording the latter. */
+async function recomputePush(
+  ref: { accountId: string; clusterId: string; clusterName: string },
+  items: unknown[],
+) {
+  const statements: Statement[] = [];
+  const now = new Date();
+  const summary = await t.db.transaction(async (tx) => {
+    const { objects: parsed } = validatePush(JSON.stringify(items));
+    const { changed, written } = await applyKubernetesPush(tx, ref, parsed, {
+      mode: 'incremental',
+      observedAt: now,
+      now,
+    });
+    const known = new Map(written.map((o) => [o.id, o.raw]));
+    return recomputeFromDelta(recording(tx, statements), ref, changed, now, known);
+  });
+  return { summary, statements };
 }
 
 test('pods running as an account that cannot exist do not read the pods running as it', async () => {
@@ -105,20 +138,9 @@ test('pods running as an account that cannot exist do not read the pods running 
   const before = await stored();
 
   const pushPods = async (pods: unknown[]) => {
-    const params: unknown[][] = [];
-    const now = new Date();
-    const summary = await t.db.transaction(async (tx) => {
-      const { objects: parsed } = validatePush(JSON.stringify(pods));
-      const { changed, written } = await applyKubernetesPush(tx, ref, parsed, {
-        mode: 'incremental',
-        observedAt: now,
-        now,
-      });
-      const known = new Map(written.map((o) => [o.id, o.raw]));
-      return recomputeFromDelta(recording(tx, params), ref, changed, now, known);
-    });
+    const { summary, statements } = await recomputePush(ref, pods);
     // usageObjects (delta-sources.ts) starts from the links of kind `uses` naming the accounts.
-    const usersRead = params.some((values) => values[2] === 'uses');
+    const usersRead = statements.some((statement) => statement.params[2] === 'uses');
     return { summary, usersRead };
   };
 
@@ -134,4 +156,44 @@ test('pods running as an account that cannot exist do not read the pods running 
   const apiPod = await pushPods([runningPod('shop', 'api-2', 'api')]);
   assert.equal(apiPod.usersRead, true);
   assert.equal(apiPod.summary?.identities, 1);
+});
+
+test('a push reaching the whole cluster writes its own links and rbac_objects rows, and derives no other', async () => {
+  const tenant = await createTenant(t);
+  const cluster = await createCluster(t, tenant.adminToken, tenant.accountId, 'whole-from-delta');
+  const ref = { accountId: tenant.accountId, clusterId: cluster.id, clusterName: cluster.name };
+  await pushObjects(t, tenant, cluster.id, [
+    ...objects,
+    clusterRole('viewer', [{ resources: ['pods'], verbs: ['list'] }]),
+  ]);
+  const everyone = clusterRoleBinding('everyone-views', 'viewer', [
+    { kind: 'Group', name: 'system:authenticated' },
+  ]);
+  const { summary, statements } = await recomputePush(ref, [everyone]);
+  // Every identity was computed: system:authenticated reaches every account.
+  const { rows } = await t.db.query<{ n: number | string }>(
+    'select count(*) as n from identities where account_id = $1 and cluster_id = $2 and deleted_at is null',
+    [ref.accountId, ref.clusterId],
+  );
+  assert.equal(summary?.identities, Number(rows[0]!.n));
+  // A rebuild reads every link and every rbac_objects row of the cluster to diff them.
+  const wholeReads = statements.filter(
+    ({ sql, params }) =>
+      /select uid, (link, key|content_hash) from (identity_source_links|rbac_objects) where/.test(sql) &&
+      params.length === 2,
+  );
+  assert.deepEqual(wholeReads, []);
+  const { rows: links } = await t.db.query<{ key: string }>(
+    `select key from identity_source_links where account_id = $1 and cluster_id = $2 and uid = $3 order by key`,
+    [ref.accountId, ref.clusterId, everyone.metadata.uid],
+  );
+  assert.deepEqual(
+    links.map((link) => link.key),
+    ['ClusterRole//viewer', 'Group//system:authenticated'],
+  );
+  const { rows: rbac } = await t.db.query(
+    'select name from rbac_objects where account_id = $1 and cluster_id = $2 and uid = $3',
+    [ref.accountId, ref.clusterId, everyone.metadata.uid],
+  );
+  assert.equal(rbac.length, 1);
 });
