@@ -6,11 +6,10 @@
  * @example
  *   findingFingerprint(draft) // 'f2c1...' (64 hex digits)
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FindingDraft } from './types.js';
 
-const digest = (parts: readonly string[]): string =>
-  createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+const digest = (parts: readonly string[]): string => hash('sha256', JSON.stringify(parts), 'hex');
 
 /** A group is one rule on one source object of one cluster. */
 export const groupKey = (draft: Pick<FindingDraft, 'clusterId' | 'rule' | 'source'>): string =>

@@ -10,7 +10,7 @@
  * - the groups created or reopened are handed to the FindingGroupsOpened listeners (integrations),
  *   in the same transaction.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Executor } from '../../db/database.js';
 import {
   type FindingDraft,
@@ -39,9 +39,7 @@ export interface EvaluationSummary {
 function contentHash(draft: FindingDraft): string {
   const shown = [draft.severity, draft.rule.title, draft.source.name, draft.source.namespace, draft.messages];
   const attrs = [draft.fixAttrs, draft.ruleAttrs, draft.source.attrs];
-  return createHash('sha256')
-    .update(JSON.stringify([shown, attrs]))
-    .digest('hex');
+  return hash('sha256', JSON.stringify([shown, attrs]), 'hex');
 }
 
 /** One row per group key: the most severe draft describes the group. */
