@@ -22,7 +22,7 @@ test('migrations are applied once, in order, and recorded', async () => {
   }
 });
 
-test('runtime states are compressed with lz4 where the server has it; otherwise they keep pglz', async () => {
+test('runtime states and identity JSON are compressed with lz4 where the server has it; otherwise they keep pglz', async () => {
   const { owner: db, close } = await createTestDatabase();
   try {
     // default_toast_compression offers lz4 exactly when the server was built with it (Debian's
@@ -30,12 +30,25 @@ test('runtime states are compressed with lz4 where the server has it; otherwise 
     const { rows: offered } = await db.query<{ lz4: boolean }>(
       `select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`,
     );
-    const { rows } = await db.query<{ method: string }>(
-      `select attcompression::text as method from pg_attribute
-        where attrelid = 'runtime_workloads'::regclass and attname = 'state'`,
+    const { rows } = await db.query<{ name: string; method: string }>(
+      `select attrelid::regclass::text || '.' || attname as name, attcompression::text as method
+         from pg_attribute
+        where (attrelid = 'runtime_workloads'::regclass and attname = 'state')
+           or (attrelid = 'identities'::regclass
+               and attname in ('rbac_objects', 'access_json', 'assigned_roles_json'))
+        order by 1`,
     );
     // 'l' is lz4; '' is the server's default_toast_compression (pglz).
-    assert.equal(rows[0]?.method, offered[0]?.lz4 ? 'l' : '');
+    const method = offered[0]?.lz4 ? 'l' : '';
+    assert.deepEqual(
+      rows.map((row) => [row.name, row.method]),
+      [
+        ['identities.access_json', method],
+        ['identities.assigned_roles_json', method],
+        ['identities.rbac_objects', method],
+        ['runtime_workloads.state', method],
+      ],
+    );
     if (db.engine === 'postgres' && process.env.CI)
       assert.ok(offered[0]?.lz4, 'the PostgreSQL 15 of CI has lz4');
   } finally {

@@ -25,6 +25,7 @@ import { inventoryFillfactor } from './0024-inventory-fillfactor.js';
 import { identityRiskJson } from './0025-identity-risk-json.js';
 import { inventoryUpdateRoom } from './0027-inventory-update-room.js';
 import { runtimeListTotals } from './0028-runtime-list-totals.js';
+import { identityJsonCompression } from './0030-identity-json-compression.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -54,4 +55,5 @@ export const migrations: readonly Migration[] = [
   identityRiskJson,
   inventoryUpdateRoom,
   runtimeListTotals,
+  identityJsonCompression,
 ];
