@@ -26,6 +26,7 @@ import { identityRiskJson } from './0025-identity-risk-json.js';
 import { inventoryUpdateRoom } from './0027-inventory-update-room.js';
 import { runtimeListTotals } from './0028-runtime-list-totals.js';
 import { identityJsonCompression } from './0030-identity-json-compression.js';
+import { lookupKeyStatistics } from './0031-lookup-key-statistics.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -56,4 +57,5 @@ export const migrations: readonly Migration[] = [
   inventoryUpdateRoom,
   runtimeListTotals,
   identityJsonCompression,
+  lookupKeyStatistics,
 ];
