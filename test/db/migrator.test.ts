@@ -22,7 +22,7 @@ test('migrations are applied once, in order, and recorded', async () => {
   }
 });
 
-test('runtime states are compressed with lz4 where the server has it; otherwise they keep pglz', async () => {
+test('runtime states and identity JSON are compressed with lz4 where the server has it; otherwise they keep pglz', async () => {
   const { owner: db, close } = await createTestDatabase();
   try {
     // default_toast_compression offers lz4 exactly when the server was built with it (Debian's
@@ -30,14 +30,56 @@ test('runtime states are compressed with lz4 where the server has it; otherwise 
     const { rows: offered } = await db.query<{ lz4: boolean }>(
       `select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`,
     );
-    const { rows } = await db.query<{ method: string }>(
-      `select attcompression::text as method from pg_attribute
-        where attrelid = 'runtime_workloads'::regclass and attname = 'state'`,
+    const { rows } = await db.query<{ name: string; method: string }>(
+      `select attrelid::regclass::text || '.' || attname as name, attcompression::text as method
+         from pg_attribute
+        where (attrelid = 'runtime_workloads'::regclass and attname = 'state')
+           or (attrelid = 'identities'::regclass
+               and attname in ('rbac_objects', 'access_json', 'assigned_roles_json'))
+        order by 1`,
     );
     // 'l' is lz4; '' is the server's default_toast_compression (pglz).
-    assert.equal(rows[0]?.method, offered[0]?.lz4 ? 'l' : '');
+    const method = offered[0]?.lz4 ? 'l' : '';
+    assert.deepEqual(
+      rows.map((row) => [row.name, row.method]),
+      [
+        ['identities.access_json', method],
+        ['identities.assigned_roles_json', method],
+        ['identities.rbac_objects', method],
+        ['runtime_workloads.state', method],
+      ],
+    );
     if (db.engine === 'postgres' && process.env.CI)
       assert.ok(offered[0]?.lz4, 'the PostgreSQL 15 of CI has lz4');
+  } finally {
+    await close();
+  }
+});
+
+test('the keys a push looks up by the thousand keep ten most common values, so planning those lookups stays cheap', async () => {
+  const { owner: db, close } = await createTestDatabase();
+  try {
+    const { rows } = await db.query<{ name: string; target: number | string }>(
+      `select attrelid::regclass::text || '.' || attname as name, attstattarget as target
+         from pg_attribute
+        where (attrelid = 'cluster_resources'::regclass and attname in ('id', 'uid', 'name', 'kind'))
+           or (attrelid = 'identity_source_links'::regclass and attname in ('uid', 'key'))
+           or (attrelid = 'findings'::regclass and attname = 'source_key')
+        order by 1`,
+    );
+    // -1 (or null on PostgreSQL 17 and later, PGlite's) is the default target.
+    assert.deepEqual(
+      rows.map((row) => [row.name, row.target === null ? -1 : Number(row.target)]),
+      [
+        ['cluster_resources.id', 10],
+        ['cluster_resources.kind', -1],
+        ['cluster_resources.name', 10],
+        ['cluster_resources.uid', 10],
+        ['findings.source_key', 10],
+        ['identity_source_links.key', 10],
+        ['identity_source_links.uid', 10],
+      ],
+    );
   } finally {
     await close();
   }

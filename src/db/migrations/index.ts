@@ -26,6 +26,8 @@ import { identityRiskJson } from './0025-identity-risk-json.js';
 import { inventoryUpdateRoom } from './0027-inventory-update-room.js';
 import { runtimeListTotals } from './0028-runtime-list-totals.js';
 import { containerSearchText } from './0029-container-search-text.js';
+import { identityJsonCompression } from './0030-identity-json-compression.js';
+import { lookupKeyStatistics } from './0031-lookup-key-statistics.js';
 import { scopeAccountsCachedPlan } from './0035-scope-accounts-cached-plan.js';
 import { statisticsCatchUpSample } from './0036-statistics-catch-up-sample.js';
 import { openSession } from './0040-open-session.js';
@@ -60,6 +62,8 @@ export const migrations: readonly Migration[] = [
   inventoryUpdateRoom,
   runtimeListTotals,
   containerSearchText,
+  identityJsonCompression,
+  lookupKeyStatistics,
   scopeAccountsCachedPlan,
   statisticsCatchUpSample,
   openSession,

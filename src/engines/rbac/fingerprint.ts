@@ -8,7 +8,7 @@
  * @example
  *   riskFingerprint(id, 'secrets_read', '', ['ClusterRoleBinding//ops', 'ClusterRole//reader'])
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { stableId } from './ids.js';
 import { sortedUnique } from './order.js';
 
@@ -19,7 +19,7 @@ export function riskFingerprint(
   resourceKeys: readonly string[],
 ): string {
   const material = JSON.stringify(['risk/v1', identityId, type, scope, sortedUnique(resourceKeys)]);
-  return createHash('sha256').update(material).digest('hex');
+  return hash('sha256', material, 'hex');
 }
 
 /** The risk's id: a UUID of its fingerprint, so it is stable exactly when the fingerprint is. */

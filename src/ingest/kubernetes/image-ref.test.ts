@@ -92,4 +92,14 @@ describe('containerImage', () => {
     assert.equal(containerImage('', 'quay.io/a/b:1', '').repo, 'quay.io/a/b');
     assert.deepEqual(containerImage('', '', ''), { repo: '', name: '', tag: '', digest: '' });
   });
+
+  test('a reference is parsed once: repeated texts share one frozen result', () => {
+    const first = parseImageReference(`registry.local:5000/team/api:1.2@${D}`);
+    assert.equal(parseImageReference(`registry.local:5000/team/api:1.2@${D}`), first);
+    assert.ok(Object.isFrozen(first));
+    assert.throws(() => {
+      (first as { tag: string }).tag = 'changed';
+    }, TypeError);
+    assert.equal(parseImageReference(`registry.local:5000/team/api:1.2@${D}`).tag, '1.2');
+  });
 });

@@ -35,7 +35,26 @@ function isRegistryHost(component: string): boolean {
   return component.includes('.') || component.includes(':') || component === 'localhost';
 }
 
-export function parseImageReference(reference: string): ImageRef {
+/**
+ * Parsed references by text: a push names the same few images thousands of times (every
+ * replica, in its spec and its status, read by the digests, the inventory and the findings), so
+ * each distinct text is parsed once. Cleared when it grows past a bound; the results are frozen,
+ * since callers share them.
+ */
+const parsed = new Map<string, Readonly<ImageRef>>();
+const PARSED_MAX = 10_000;
+
+export function parseImageReference(reference: string): Readonly<ImageRef> {
+  let ref = parsed.get(reference);
+  if (ref === undefined) {
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    ref = Object.freeze(parseUncached(reference));
+    parsed.set(reference, ref);
+  }
+  return ref;
+}
+
+function parseUncached(reference: string): ImageRef {
   const text = stripScheme(reference);
   const at = text.indexOf('@');
   const candidate = at >= 0 ? text.slice(at + 1) : '';

@@ -8,11 +8,11 @@
  * fetches them by primary key. Shared bindings (every service account reaches the default
  * `system:authenticated` bindings) are thus stored once.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash as digest } from 'node:crypto';
 import type { ComputedIdentity, Json, Risk } from '../../engines/rbac/index.js';
 import { type CachedAccess, cachedAccess, type StoredAssignedRole } from './identity-json.js';
 
-export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+export const sha256 = (text: string): string => digest('sha256', text, 'hex');
 
 /** The cluster_resources id of an object version: `<uid>_<resourceVersion>`. */
 export function recordIdOf(raw: Json): string | null {

@@ -25,7 +25,7 @@ import { type ComputedIdentity, computeIdentities, identityId } from '../../engi
 import type { ChangedResource } from '../../ingest/kubernetes/resource-store.js';
 import type { KubernetesPushListener } from '../clusters/ingest-service.js';
 import { syncRbacObjects } from '../rbac/sync.js';
-import { readPushDelta } from './delta.js';
+import { type PushDelta, readPushDelta } from './delta.js';
 import { loadSourcesOf, parseIdentityKey } from './delta-sources.js';
 import { refreshFilterValues, writeIdentitiesReport } from './derived-store.js';
 import {
@@ -37,6 +37,7 @@ import {
   upsertIdentities,
 } from './identity-store.js';
 import { planRecompute } from './plan.js';
+import { possibleIdentities } from './possible.js';
 import { loadStoredRisks, writeRisks } from './risk-store.js';
 import { isLinked, rebuildLinks, replaceLinks } from './source-links.js';
 import type { KnownObjects, SourceScope } from './source-queries.js';
@@ -147,6 +148,26 @@ export async function recomputeClusterIdentities(
 }
 
 /**
+ * The links and rbac_objects rows of the objects a push changed (and of their namesakes). The
+ * delta keeps both tables in line with the live objects after every push (the property test in
+ * test/identities/delta-recompute.test.ts compares them with a full recompute's), so these are
+ * all a push needs to write to them.
+ */
+async function writeDeltaRows(db: Executor, scope: SourceScope, delta: PushDelta) {
+  await replaceLinks(db, scope, delta.linkedUids, delta.links);
+  if (delta.rbacUids.length > 0) await syncRbacObjects(db, scope, delta.rbacObjects, delta.rbacUids);
+}
+
+const NOTHING_COMPUTED: RecomputeSummary = {
+  identities: 0,
+  risks: 0,
+  identitiesWritten: 0,
+  identitiesRemoved: 0,
+  risksWritten: 0,
+  risksResolved: 0,
+};
+
+/**
  * A change reaching most of a cluster (a ClusterRole bound everywhere) is cheaper to recompute
  * with one read of the cluster than with lookups per identity; below this many identities the
  * lookups always win, and the count is not even made.
@@ -182,14 +203,20 @@ export async function recomputeFromDelta(
   if (!(await isLinked(db, scope))) return recomputeClusterIdentities(db, cluster, at);
   const delta = await readPushDelta(db, scope, changed);
   if (delta === null) return null;
+  await writeDeltaRows(db, scope, delta);
   if (delta.whole || (await mostOfCluster(db, scope, delta.identities.size))) {
-    return recomputeClusterIdentities(db, cluster, at, { rbacChanged: delta.rbacUids.length > 0 });
+    // Every identity from every source, but not every link and rbac_objects row: deriving those
+    // again from every object of the cluster found the ones just written (docs/performance.md,
+    // "Fix 17e").
+    const sources = await loadSourceObjects(db, scope);
+    return writeComputed(db, cluster, compute(cluster, sources, at), sources, at);
   }
-  await replaceLinks(db, scope, delta.linkedUids, delta.links);
-  if (delta.rbacUids.length > 0) await syncRbacObjects(db, scope, delta.rbacObjects, delta.rbacUids);
-  const sources = await loadSourcesOf(db, scope, delta.identities);
+  // After the links are written: an identity that a binding of this push names is possible.
+  const reached = await possibleIdentities(db, scope, delta.identities);
+  if (reached.size === 0) return NOTHING_COMPUTED;
+  const sources = await loadSourcesOf(db, scope, reached);
   const ids = new Set(
-    [...delta.identities].map((key) => {
+    [...reached].map((key) => {
       const { kind, namespace, name } = parseIdentityKey(key);
       return identityId(cluster.clusterId, kind, namespace, name);
     }),

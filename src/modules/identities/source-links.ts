@@ -13,7 +13,7 @@
  * An identity key is `ServiceAccount/<ns>/<name>`, `User//<name>` or `Group//<name>`; a role key
  * `Role/<ns>/<name>` or `ClusterRole//<name>`.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Executor } from '../../db/database.js';
 import { objectKey } from '../../engines/rbac/ids.js';
 import { readInventory } from '../../engines/rbac/objects.js';
@@ -37,8 +37,7 @@ export const identityKey = (kind: string, namespace: string, name: string): stri
 export const controllerOf = (refs: readonly OwnerReference[]): OwnerReference | undefined =>
   refs.find((ref) => ref.controller) ?? refs[0];
 
-const digestOf = (parts: unknown[]): string =>
-  createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+const digestOf = (parts: unknown[]): string => hash('sha256', JSON.stringify(parts), 'hex').slice(0, 32);
 
 /** What the engine reads from a pod, workload or ServiceAccount beyond its name (usage.ts, engine.ts). */
 function usageDigest(object: KubeObject & { serviceAccountName?: string; phase?: string }): string {
