@@ -9,3 +9,17 @@
 export function containsPattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
+
+/** The separator of the fields joined in a stored search text. */
+const SEARCH_FIELD_SEPARATOR = '\x1f';
+
+/**
+ * Whether a trigram index over a stored search text can serve `q` (inventory containers,
+ * migrations 0015 and 0029; inventory packages, 0042). A phrase shorter than a trigram has none,
+ * so the index would return every row of the account to be rechecked; a phrase holding the
+ * separator of the stored text's fields could match across two of them. Such phrases are searched
+ * field by field.
+ */
+export function trigramSearchable(q: string): boolean {
+  return q.length >= 3 && !q.includes(SEARCH_FIELD_SEPARATOR);
+}

@@ -115,6 +115,15 @@ describe('package rows', () => {
       names(all.filter((row) => row.version.includes('dfsg-1'))),
     );
     assert.deepEqual(await list('&q=50%25_'), []);
+    const contains = (phrase: string) =>
+      names(all.filter((row) => `${row.name}\n${row.version}`.toLowerCase().includes(phrase)));
+    // A phrase of two characters has no trigram and is searched field by field (search.ts).
+    assert.deepEqual(names(await list('&q=Ib')), contains('ib'));
+    assert.ok(contains('ib').length > 1);
+    // The name and the version are one indexed text (migration 0042), but a phrase never spans them.
+    const first = all[0]!;
+    const across = `${first.name.slice(-2)}${first.version.slice(0, 2)}`;
+    assert.deepEqual(names(await list(`&q=${encodeURIComponent(across)}`)), contains(across.toLowerCase()));
   });
 
   test('bad filters are 400 naming the parameter', async () => {

@@ -32,6 +32,7 @@ import { scopeAccountsCachedPlan } from './0035-scope-accounts-cached-plan.js';
 import { statisticsCatchUpSample } from './0036-statistics-catch-up-sample.js';
 import { openSession } from './0040-open-session.js';
 import { sessionLookup } from './0041-session-lookup.js';
+import { packageSearchText } from './0042-package-search-text.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -68,4 +69,5 @@ export const migrations: readonly Migration[] = [
   statisticsCatchUpSample,
   openSession,
   sessionLookup,
+  packageSearchText,
 ];

@@ -7,9 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createCluster, type KubeJson } from '../../../test/ingest/sample.js';
-import { createTestDatabase } from '../../../test/support/database.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../../../test/support/harness.js';
-import { type DataScope, withScope } from '../../db/scope.js';
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -229,51 +227,5 @@ describe('inventory containers: q through the trigram index', () => {
     });
     assert.equal(theirs.body.total_count, 1);
     assert.notEqual(theirs.body.entries[0].cluster_id, prod.id);
-  });
-});
-
-describe('inventory_containers_matching(): the row-level security rule, applied by the function', () => {
-  test("the application's role finds only its scope's accounts; PGlite's superuser, every account", async () => {
-    const database = await createTestDatabase();
-    try {
-      const tenantId = randomUUID();
-      const [mine, theirs] = [randomUUID(), randomUUID()];
-      await database.owner.query('insert into tenants (id, name) values ($1, $2)', [tenantId, 't']);
-      await database.owner.query(
-        `insert into accounts (id, tenant_id, name) values ($1, $3, 'mine'), ($2, $3, 'theirs')`,
-        [mine, theirs, tenantId],
-      );
-      for (const accountId of [mine, theirs]) {
-        await database.owner.query(
-          `insert into inventory_containers (account_id, id, cluster_id, cluster_name, pod_uid, pod_resource_id,
-             pod_name, pod_namespace, name, container_id, container_runtime, image, image_repo, image_name,
-             image_tag, image_digest, owner_uid, owner_kind, owner_name, owner_namespace,
-             owner_resource_version, owner_id, created_at)
-           values ($1, $2, $3, 'c', 'p', '', 'p', 'ns', 'secret-token', 'x', 'containerd', '', 'r', 'i', 't', '',
-                   'u', 'Pod', 'o', 'ns', '1', '', now())`,
-          [accountId, randomUUID(), randomUUID()],
-        );
-      }
-      const found = async (scope: DataScope | undefined, accountId: string) => {
-        const ask = () =>
-          database.db.query('select inventory_containers_matching($1, $2) as id', [
-            accountId,
-            '%secret-tok%',
-          ]);
-        return (await (scope ? withScope(scope, ask) : ask())).rows.length;
-      };
-      const scope: DataScope = { kind: 'tenant', tenantId, accountIds: [mine] };
-      const bound = database.db.engine === 'postgres';
-      assert.equal(await found(scope, mine), 1);
-      assert.equal(await found(scope, theirs), bound ? 0 : 1, 'another account of the tenant');
-      assert.equal(
-        await found({ kind: 'tenant', tenantId: randomUUID(), accountIds: 'all' }, mine),
-        bound ? 0 : 1,
-      );
-      assert.equal(await found(undefined, mine), bound ? 0 : 1, 'no scope: nothing');
-      assert.equal(await found({ kind: 'system' }, theirs), 1);
-    } finally {
-      await database.close();
-    }
   });
 });

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { containsPattern } from '../../http/search.js';
+import { containsPattern, trigramSearchable } from '../../http/search.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { pageRange } from '../list-totals/page-range.js';
 import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
@@ -55,22 +55,13 @@ const FILTER_COLUMNS = Object.fromEntries(
 ) as Record<ContainerFilterKey, string>;
 
 /**
- * Shortest `q` the trigram index can serve: a shorter phrase has no trigram, so the index would
- * return every row of the account to be rechecked.
- */
-const MIN_INDEXED_Q = 3;
-/** The separator of the fields in the indexed search text (migration 0015). */
-const FIELD_SEPARATOR = '\x1f';
-
-/**
  * `q` matches when one of the searched fields contains it. Through the trigram index (an owner's
  * function, so row-level security does not keep the planner from it: migration 0015), unless the
- * phrase is too short for trigrams or holds the separator of the indexed text, which could then
- * match across two fields: those are searched field by field.
+ * phrase is one the index cannot serve (search.ts): those are searched field by field.
  */
 function addSearch(where: Where, accountId: string, q: string): void {
   const pattern = containsPattern(q);
-  if (q.length >= MIN_INDEXED_Q && !q.includes(FIELD_SEPARATOR)) {
+  if (trigramSearchable(q)) {
     where.addRaw(
       `c.id in (select inventory_containers_matching(${where.next(accountId)}, ${where.next(pattern)}))`,
     );

@@ -6,7 +6,7 @@
 import type { Executor } from '../../db/database.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { containsPattern } from '../../http/search.js';
+import { containsPattern, trigramSearchable } from '../../http/search.js';
 import { type ListOrder, orderSql, type Sort } from '../../http/sort.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
 import { pageRange } from '../list-totals/page-range.js';
@@ -90,11 +90,25 @@ function whereOf(accountId: string, query: PackageQuery): Where {
     // Severity values come from a closed list, so the column names below are never caller text.
     where.addRaw(`(${query.severities.map((severity) => `p.${severity}_count > 0`).join(' or ')})`);
   }
-  if (query.q) {
-    const pattern = where.next(containsPattern(query.q));
-    where.addRaw(`(p.name ilike ${pattern} or p.version ilike ${pattern})`);
-  }
+  if (query.q) addSearch(where, accountId, query.q);
   return where;
+}
+
+/**
+ * `q` matches when the name or the version contains it. Through the trigram index (an owner's
+ * function, so row-level security does not keep the planner from it: migration 0042), unless the
+ * phrase is one the index cannot serve (search.ts): those are searched field by field.
+ */
+function addSearch(where: Where, accountId: string, q: string): void {
+  const pattern = containsPattern(q);
+  if (trigramSearchable(q)) {
+    where.addRaw(
+      `p.id in (select vulnerability_packages_matching(${where.next(accountId)}, ${where.next(pattern)}))`,
+    );
+    return;
+  }
+  const param = where.next(pattern);
+  where.addRaw(`(p.name ilike ${param} or p.version ilike ${param})`);
 }
 
 export async function listPackages(db: Executor, accountId: string, query: PackageQuery) {

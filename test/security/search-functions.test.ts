@@ -1,0 +1,84 @@
+/**
+ * The `q` searches that run as SECURITY DEFINER functions of the owner, so that row-level security
+ * does not keep the planner from their trigram indexes (migrations 0015 and 0042): each applies
+ * the policies' rule itself. On PostgreSQL the application's role finds only its scope's accounts;
+ * PGlite runs as its superuser, whom no policy binds, and finds every account, as its tables do.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { type DataScope, withScope } from '../../src/db/scope.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+interface SearchFunction {
+  name: string;
+  /** inserts one row of the account whose searched text contains "Secret-Token" */
+  insert: (database: TestDatabase, accountId: string) => Promise<unknown>;
+}
+
+const SEARCH_FUNCTIONS: SearchFunction[] = [
+  {
+    name: 'inventory_containers_matching',
+    insert: (database, accountId) =>
+      database.owner.query(
+        `insert into inventory_containers (account_id, id, cluster_id, cluster_name, pod_uid, pod_resource_id,
+           pod_name, pod_namespace, name, container_id, container_runtime, image, image_repo, image_name,
+           image_tag, image_digest, owner_uid, owner_kind, owner_name, owner_namespace,
+           owner_resource_version, owner_id, created_at)
+         values ($1, $2, $3, 'c', 'p', '', 'p', 'ns', 'Secret-Token', 'x', 'containerd', '', 'r', 'i', 't', '',
+                 'u', 'Pod', 'o', 'ns', '1', '', now())`,
+        [accountId, randomUUID(), randomUUID()],
+      ),
+  },
+  {
+    name: 'vulnerability_packages_matching',
+    insert: (database, accountId) =>
+      database.owner.query(
+        `insert into vulnerability_packages (account_id, id, name, version) values ($1, $2, 'Secret-Token', '1.0')`,
+        [accountId, randomUUID()],
+      ),
+  },
+];
+
+let database: TestDatabase;
+let tenantId: string;
+let mine: string;
+let theirs: string;
+
+before(async () => {
+  database = await createTestDatabase();
+  tenantId = randomUUID();
+  [mine, theirs] = [randomUUID(), randomUUID()];
+  await database.owner.query('insert into tenants (id, name) values ($1, $2)', [tenantId, 't']);
+  await database.owner.query(
+    `insert into accounts (id, tenant_id, name) values ($1, $3, 'mine'), ($2, $3, 'theirs')`,
+    [mine, theirs, tenantId],
+  );
+  for (const search of SEARCH_FUNCTIONS) {
+    for (const accountId of [mine, theirs]) await search.insert(database, accountId);
+  }
+});
+after(() => database.close());
+
+for (const search of SEARCH_FUNCTIONS) {
+  describe(`${search.name}(): the row-level security rule, applied by the function`, () => {
+    test("the application's role finds only its scope's accounts; PGlite's superuser, every account", async () => {
+      const found = async (scope: DataScope | undefined, accountId: string) => {
+        const ask = () =>
+          database.db.query(`select ${search.name}($1, $2) as id`, [accountId, '%secret-tok%']);
+        return (await (scope ? withScope(scope, ask) : ask())).rows.length;
+      };
+      const scope: DataScope = { kind: 'tenant', tenantId, accountIds: [mine] };
+      const bound = database.db.engine === 'postgres';
+      assert.equal(await found(scope, mine), 1, 'case folded, in the scope');
+      assert.equal(await found(scope, theirs), bound ? 0 : 1, 'another account of the tenant');
+      assert.equal(
+        await found({ kind: 'tenant', tenantId: randomUUID(), accountIds: 'all' }, mine),
+        bound ? 0 : 1,
+        'another tenant',
+      );
+      assert.equal(await found(undefined, mine), bound ? 0 : 1, 'no scope: nothing');
+      assert.equal(await found({ kind: 'system' }, theirs), 1);
+    });
+  });
+}
