@@ -67,19 +67,19 @@ export function syntheticStream(total: number): RuntimeEvent[] {
         { address: `10.96.${t.int(0, 3)}.${t.int(1, 30)}`, port: [5432, 6379, 8080][t.int(0, 2)]! },
       );
     } else {
-      t.http(
-        w,
-        when,
-        { method: 'GET', path: `/api/items/${t.int(1, 99999)}?page=${t.int(1, 9)}`, status: 200 },
-        '10.244.0.9',
-        {
-          address: `10.96.1.${t.int(1, 30)}`,
-          port: 8080,
-          workload_name: `svc-${t.int(0, 19)}`,
-          workload_kind: 'Deployment',
-          namespace: 'ns-0',
-        },
-      );
+      // One request in five writes, so a filter on the method has rows to find.
+      const item = t.int(1, 99999);
+      const request =
+        t.int(0, 4) === 0
+          ? { method: 'POST', path: `/api/items/${item}/events`, status: 201 }
+          : { method: 'GET', path: `/api/items/${item}?page=${t.int(1, 9)}`, status: 200 };
+      t.http(w, when, request, '10.244.0.9', {
+        address: `10.96.1.${t.int(1, 30)}`,
+        port: 8080,
+        workload_name: `svc-${t.int(0, 19)}`,
+        workload_kind: 'Deployment',
+        namespace: 'ns-0',
+      });
     }
   }
   return t.events() as RuntimeEvent[];
