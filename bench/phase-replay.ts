@@ -12,97 +12,15 @@
  * `--durations` and `--explain` set logging on the clone database as the superuser (`su
  * postgres`); the statements go to the PostgreSQL server's log.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
-import pg from 'pg';
-import { testConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
 import { ApiClient } from './api-client.js';
 import { asLists, clusterObjects, podsVersion } from './dataset/kubernetes.js';
+import { admin, keptStore, startBuild } from './kept-database.js';
 import { bootstrapTenants, type Credentials, populateAccount } from './seed.js';
-import { BENCH_SECRET, cpuMsOf, type Store } from './server-process.js';
+import { cpuMsOf } from './server-process.js';
 import { type DatasetSize, SIZES, type SizeName, tenth } from './sizes.js';
-
-const APP_ROLE = { user: 'posture_app', password: 'posture_app' };
-
-function serverUrl(): string {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is needed');
-  return url;
-}
-
-function databaseUrl(name: string, user?: { user: string; password: string }): string {
-  const url = new URL(serverUrl());
-  url.pathname = `/${name}`;
-  if (user) {
-    url.username = user.user;
-    url.password = user.password;
-  }
-  return url.toString();
-}
-
-async function admin(sql: string, database?: string) {
-  const client = new pg.Client({ connectionString: database ? databaseUrl(database) : serverUrl() });
-  await client.connect();
-  try {
-    return await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function startServer(database: string, dist: string, profDir?: string) {
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), `${dist}/server.js`],
-    {
-      env: {
-        ...process.env,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATABASE_URL: databaseUrl(database, APP_ROLE),
-        DATABASE_MIGRATION_URL: databaseUrl(database),
-        POSTURE_SECRET: BENCH_SECRET,
-        DEMO: 'false',
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '0',
-        NODE_ENV: 'production',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (;;) {
-    try {
-      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    baseUrl,
-    pid: child.pid!,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 /** A measured cluster's Kubernetes objects as the suite pushes them: Lists of 2,000, pod versions last. */
 export function clusterLists(size: DatasetSize, clusterName: string) {
@@ -137,16 +55,9 @@ export async function prepareTemplate(
   const size = SIZES[sizeName].dataset;
   await admin(`drop database if exists ${template} with (force)`);
   await admin(`create database ${template}`);
-  const store: Store = {
-    engine: 'postgres',
-    url: databaseUrl(template),
-    appUrl: databaseUrl(template, APP_ROLE),
-    dataDir: undefined,
-    open: () => openDatabase(testConfig({ DATABASE_URL: databaseUrl(template) }), { warn() {}, error() {} }),
-    drop: async () => {},
-  };
+  const store = keptStore(template);
   const credentials = await bootstrapTenants(store);
-  const server = await startServer(template, 'dist');
+  const server = await startBuild(template, 'dist');
   try {
     const small = tenth(size);
     const other = await ApiClient.login(
@@ -236,7 +147,7 @@ export async function runOnClone(
   await admin(`drop database if exists ${clone} with (force)`);
   await admin(`create database ${clone} template ${template} strategy file_copy`);
   setLogging(clone, args);
-  const server = await startServer(clone, dist, profDir);
+  const server = await startBuild(clone, dist, profDir);
   try {
     const client = await ApiClient.login(server.baseUrl, state.key.id, state.key.secret);
     const dbBefore = await backendsCpu(clone);

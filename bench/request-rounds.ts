@@ -15,13 +15,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import { backendCpu } from './backend-cpu.js';
 import { BareHttpCeiling } from './ceilings/bare-http-client.js';
 import { Helper, type LoadSummary } from './load/protocol.js';
 import { bootstrapTenants } from './seed.js';
-import { BENCH_SECRET, cpuMsOf, createStore } from './server-process.js';
+import { BENCH_SECRET, cpuMsOf, createStore, freePort } from './server-process.js';
 
 function sysMsOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -50,16 +49,6 @@ const builds = positionals.map((p) => {
   return { name: name!, path: path! };
 });
 const only = new Set(values.only!.split(','));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const a = probe.address();
-      probe.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 async function start(path: string, store: Awaited<ReturnType<typeof createStore>>, prof?: string) {
   const port = await freePort();

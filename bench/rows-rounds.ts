@@ -17,121 +17,26 @@
  *
  * Not a test; DATABASE_URL is the owner's server URL.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
-import pg from 'pg';
-import { testConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
 import { ApiClient } from './api-client.js';
 import { backendCpu } from './backend-cpu.js';
 import { buildCases } from './cases.js';
+import { admin, databaseUrl, keptStore, startBuild } from './kept-database.js';
 import { bootstrapTenants, type Credentials, populateAccount } from './seed.js';
-import { BENCH_SECRET, cpuMsOf, type Store } from './server-process.js';
+import { cpuMsOf } from './server-process.js';
 import { SIZES, tenth } from './sizes.js';
-
-const APP_ROLE = { user: 'posture_app', password: 'posture_app' };
-const quiet = { warn() {}, error() {} };
-
-function serverUrl(): string {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is needed');
-  return url;
-}
-
-function databaseUrl(name: string, user?: { user: string; password: string }): string {
-  const url = new URL(serverUrl());
-  url.pathname = `/${name}`;
-  if (user) {
-    url.username = user.user;
-    url.password = user.password;
-  }
-  return url.toString();
-}
-
-async function admin(sql: string, database?: string) {
-  const client = new pg.Client({ connectionString: database ? databaseUrl(database) : serverUrl() });
-  await client.connect();
-  try {
-    return await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function storeOf(name: string): Store {
-  return {
-    engine: 'postgres',
-    url: databaseUrl(name),
-    appUrl: databaseUrl(name, APP_ROLE),
-    dataDir: undefined,
-    open: () => openDatabase(testConfig({ DATABASE_URL: databaseUrl(name) }), quiet),
-    drop: async () => {},
-  };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function startServer(name: string, dist: string, profDir?: string) {
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), `${dist}/server.js`],
-    {
-      env: {
-        ...process.env,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATABASE_URL: databaseUrl(name, APP_ROLE),
-        DATABASE_MIGRATION_URL: databaseUrl(name),
-        POSTURE_SECRET: BENCH_SECRET,
-        DEMO: 'false',
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '0',
-        NODE_ENV: 'production',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let attempt = 0; ; attempt++) {
-    try {
-      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
-    } catch {
-      // not yet
-    }
-    if (attempt > 600) throw new Error('server not ready');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    baseUrl,
-    pid: child.pid!,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 const noBar = { increment() {}, start() {}, stop() {} } as never;
 
 async function seed(name: string, sizeName: 'small' | 'medium') {
   await admin(`create database ${name}`);
-  const store = storeOf(name);
+  const store = keptStore(name);
   const credentials = await bootstrapTenants(store);
-  const server = await startServer(name, 'dist');
+  const server = await startBuild(name, 'dist');
   try {
     const client = await ApiClient.login(server.baseUrl, credentials.key.id, credentials.key.secret);
     const other = await ApiClient.login(
@@ -245,7 +150,7 @@ async function run(name: string, dists: string[], args: string[]) {
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? dists : [...dists].reverse();
     for (const dist of order) {
-      const server = await startServer(name, dist, prof ? `${prof}/${dist.replaceAll('/', '_')}` : undefined);
+      const server = await startBuild(name, dist, prof ? `${prof}/${dist.replaceAll('/', '_')}` : undefined);
       try {
         const client = await ApiClient.login(
           server.baseUrl,
@@ -319,7 +224,7 @@ async function run(name: string, dists: string[], args: string[]) {
 async function bodies(name: string, dist: string, dir: string) {
   const seeded = JSON.parse(readFileSync(`/tmp/${name}.json`, 'utf8')) as Seeded;
   mkdirSync(dir, { recursive: true });
-  const server = await startServer(name, dist);
+  const server = await startBuild(name, dist);
   try {
     const client = await ApiClient.login(
       server.baseUrl,

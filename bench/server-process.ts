@@ -89,7 +89,8 @@ export async function withStore<T>(store: Store, work: (db: Database) => Promise
   }
 }
 
-async function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 at the time of asking. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

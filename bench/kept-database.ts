@@ -1,0 +1,105 @@
+/**
+ * What the before/after round tools (`bench/rows-rounds.ts`, `bench/phase-replay.ts`) share: a
+ * database kept on DATABASE_URL's server between runs, and a build's server started on it as the
+ * application role, as the suite starts it (server-process.ts).
+ *
+ * @example
+ *   await admin('create database posture_rows');
+ *   const server = await startBuild('posture_rows', '/tmp/before/dist');
+ *   // ... measure server.baseUrl, server.pid ...
+ *   await server.stop();
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import pg from 'pg';
+import { testConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { BENCH_SECRET, freePort, type Store } from './server-process.js';
+
+export const APP_ROLE = { user: 'posture_app', password: 'posture_app' };
+
+/** DATABASE_URL: the owner's URL of the server the kept databases live on. */
+export function serverUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is needed');
+  return url;
+}
+
+/** The URL of database `name` on that server, as the owner or as `user`. */
+export function databaseUrl(name: string, user?: { user: string; password: string }): string {
+  const url = new URL(serverUrl());
+  url.pathname = `/${name}`;
+  if (user) {
+    url.username = user.user;
+    url.password = user.password;
+  }
+  return url.toString();
+}
+
+/** One statement as the owner, on the server's default database or on `database`. */
+export async function admin(sql: string, database?: string) {
+  const client = new pg.Client({ connectionString: database ? databaseUrl(database) : serverUrl() });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The kept database as the suite's seeding code takes a store; dropping it is left to the caller. */
+export function keptStore(name: string): Store {
+  return {
+    engine: 'postgres',
+    url: databaseUrl(name),
+    appUrl: databaseUrl(name, APP_ROLE),
+    dataDir: undefined,
+    open: () => openDatabase(testConfig({ DATABASE_URL: databaseUrl(name) }), { warn() {}, error() {} }),
+    drop: async () => {},
+  };
+}
+
+/**
+ * Starts `node <dist>/server.js` on the kept database (optionally under --cpu-prof into
+ * `profDir`) and waits until it is ready (a minute at most).
+ */
+export async function startBuild(database: string, dist: string, profDir?: string) {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), `${dist}/server.js`],
+    {
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATABASE_URL: databaseUrl(database, APP_ROLE),
+        DATABASE_MIGRATION_URL: databaseUrl(database),
+        POSTURE_SECRET: BENCH_SECRET,
+        DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '0',
+        NODE_ENV: 'production',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (attempt > 600) throw new Error('server not ready');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    baseUrl,
+    pid: child.pid!,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
