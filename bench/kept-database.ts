@@ -13,7 +13,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import pg from 'pg';
 import { testConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
-import { BENCH_SECRET, freePort, type Store } from './server-process.js';
+import { freePort, type Store, serverEnv, waitUntilReady } from './server-process.js';
 
 export const APP_ROLE = { user: 'posture_app', password: 'posture_app' };
 
@@ -60,7 +60,7 @@ export function keptStore(name: string): Store {
 
 /**
  * Starts `node <dist>/server.js` on the kept database (optionally under --cpu-prof into
- * `profDir`) and waits until it is ready (a minute at most).
+ * `profDir`) and waits until it is ready (server-process.ts).
  */
 export async function startBuild(database: string, dist: string, profDir?: string) {
   const port = await freePort();
@@ -68,32 +68,13 @@ export async function startBuild(database: string, dist: string, profDir?: strin
     process.execPath,
     [...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), `${dist}/server.js`],
     {
-      env: {
-        ...process.env,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATABASE_URL: databaseUrl(database, APP_ROLE),
-        DATABASE_MIGRATION_URL: databaseUrl(database),
-        POSTURE_SECRET: BENCH_SECRET,
-        DEMO: 'false',
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '0',
-        NODE_ENV: 'production',
-      },
+      env: serverEnv(keptStore(database), port),
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const baseUrl = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (attempt > 600) throw new Error('server not ready');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitUntilReady(baseUrl, child);
   return {
     baseUrl,
     pid: child.pid!,

@@ -20,7 +20,7 @@ import { backendCpu } from './backend-cpu.js';
 import { BareHttpCeiling } from './ceilings/bare-http-client.js';
 import { Helper, type LoadSummary } from './load/protocol.js';
 import { bootstrapTenants } from './seed.js';
-import { BENCH_SECRET, cpuMsOf, createStore, freePort } from './server-process.js';
+import { cpuMsOf, createStore, freePort, serverEnv, waitUntilReady } from './server-process.js';
 
 function sysMsOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -58,29 +58,11 @@ async function start(path: string, store: Awaited<ReturnType<typeof createStore>
   ];
   const child: ChildProcess = spawn(process.execPath, [...flags, path], {
     cwd: process.env.SERVER_CWD ?? process.cwd(),
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: store.appUrl ?? '',
-      DATABASE_MIGRATION_URL: store.url ?? '',
-      DATA_DIR: store.dataDir ?? '',
-      POSTURE_SECRET: BENCH_SECRET,
-      DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-      NODE_ENV: 'production',
-    },
+    env: serverEnv(store, port),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
-    } catch {}
-    if (i > 600) throw new Error('not ready');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntilReady(baseUrl, child);
   const exited = new Promise((r) => child.once('exit', r));
   return {
     baseUrl,

@@ -107,10 +107,9 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServer(store: Store): Promise<ServerProcess> {
-  ensureBuiltServer((line) => console.error(line));
-  const port = await freePort();
-  const env = {
+/** The environment the suite starts a server with, on `store`, listening on 127.0.0.1:`port`. */
+export function serverEnv(store: Store, port: number): NodeJS.ProcessEnv {
+  return {
     ...process.env,
     HOST: '127.0.0.1',
     PORT: String(port),
@@ -125,6 +124,29 @@ export async function startServer(store: Store): Promise<ServerProcess> {
     RATE_LIMIT_PER_MINUTE: '0',
     NODE_ENV: 'production',
   };
+}
+
+/**
+ * Waits until the server at `baseUrl` answers `/readyz`, 60 s at most; fails at once when `child`
+ * exits while starting.
+ */
+export async function waitUntilReady(baseUrl: string, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} while starting`);
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (attempt > 600) throw new Error('the server did not become ready within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function startServer(store: Store): Promise<ServerProcess> {
+  ensureBuiltServer((line) => console.error(line));
+  const port = await freePort();
+  const env = serverEnv(store, port);
   // BENCH_SERVER_FLAGS: node options for the server alone (not the orchestrator, as NODE_OPTIONS
   // would be), to measure a flag before it goes into how the server starts.
   const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
@@ -142,16 +164,7 @@ export async function startServer(store: Store): Promise<ServerProcess> {
       resolve();
     }),
   );
-  for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} while starting`);
-    try {
-      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (attempt > 600) throw new Error('the server did not become ready within 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitUntilReady(baseUrl, child);
   return {
     baseUrl,
     pid: child.pid!,
