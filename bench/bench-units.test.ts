@@ -1,41 +1,12 @@
 /**
- * The benchmark's pure parts: how captured SQL is inlined for pgbench (a wrong literal would
- * measure another query), the size a tenth of, and the verdicts of the tables.
+ * The benchmark's pure parts: the size a tenth of, and the verdicts of the tables.
  * Part of `npm test`; the suite as a whole runs in CI through the smoke run.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { inline } from './ceilings/sql-capture.js';
 import type { CaseResult } from './load-phase.js';
 import { listPass, memoryTable, p99Growth } from './report.js';
 import { SIZES, tenth } from './sizes.js';
-
-describe('inline', () => {
-  test('replaces every placeholder, $10 not read as $1 followed by 0', () => {
-    const params = Array.from({ length: 10 }, (_, i) => i + 1);
-    const sql = inline({ sql: 'select $1, $10, $2', params });
-    assert.equal(sql, 'select 1, 10, 2');
-  });
-
-  test('quotes strings, arrays, dates, buffers, booleans and null as PostgreSQL literals', () => {
-    const sql = inline({
-      sql: 'x = $1 and y = any($2::text[]) and t >= $3 and h = $4 and b = $5 and n is $6',
-      params: [
-        "it's",
-        ['a"b', 'c\\d', 'e,f'],
-        new Date('2024-01-02T03:04:05.000Z'),
-        Buffer.from([1, 255]),
-        true,
-        null,
-      ],
-    });
-    assert.equal(
-      sql,
-      `x = 'it''s' and y = any('{"a\\"b","c\\\\d","e,f"}'::text[]) and t >= '2024-01-02T03:04:05.000Z' ` +
-        `and h = '\\x01ff'::bytea and b = true and n is null`,
-    );
-  });
-});
 
 describe('tenth', () => {
   test('keeps every kind of data, one cluster holding both clusters’ workloads', () => {

@@ -8,6 +8,7 @@
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import type { Database, Executor } from '../../src/db/database.js';
+import { inlineParams } from '../../src/db/inline-params.js';
 import type { LoadCase } from '../cases.js';
 import { BENCH_SECRET } from '../server-process.js';
 
@@ -26,25 +27,9 @@ function recording(executor: Executor, log: Statement[]): Executor {
   };
 }
 
-const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
-
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (value instanceof Date) return quote(value.toISOString());
-  if (Buffer.isBuffer(value)) return `'\\x${value.toString('hex')}'::bytea`;
-  if (Array.isArray(value)) {
-    const items = value.map((item) => `"${String(item).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`);
-    return quote(`{${items.join(',')}}`);
-  }
-  if (typeof value === 'object') return quote(JSON.stringify(value));
-  return quote(String(value));
-}
-
 /** `sql` with `$n` replaced by the literal of params[n-1]. */
 export function inline(statement: Statement): string {
-  return statement.sql.replace(/\$(\d+)/g, (_, n: string) => literal(statement.params[Number(n) - 1]));
+  return inlineParams(statement.sql, statement.params);
 }
 
 export interface SqlRecorder {

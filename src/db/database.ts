@@ -47,6 +47,12 @@ export function queryAll(
 export interface Database extends Executor {
   readonly engine: 'postgres' | 'pglite';
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL only: the bytes of a `COPY ... TO STDOUT` statement as they arrive, in the data
+   * scope of the caller (taken when this is called), on a connection of its own. Stopping early
+   * drops that connection (the server then abandons the statement). PGlite has no COPY stream.
+   */
+  copyOut?(sql: string): AsyncGenerator<Buffer>;
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;

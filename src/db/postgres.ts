@@ -1,4 +1,5 @@
 import pg from 'pg';
+import copyStreams from 'pg-copy-streams';
 import {
   type Database,
   type DatabaseLogger,
@@ -133,8 +134,35 @@ export async function openPostgres(url: string, poolSize: number, logger: Databa
     });
   }
 
+  /**
+   * A `COPY ... TO STDOUT` read as a stream (pg-copy-streams), in a read-only transaction with the
+   * caller's scope. The socket is read only as fast as the consumer takes chunks, so a slow HTTP
+   * client slows PostgreSQL down rather than filling memory. A COPY that did not run to its end
+   * (the consumer stopped, the statement failed) leaves the connection in a state not worth
+   * repairing: it is closed, and the server ends the statement when it notices.
+   */
+  function copyOut(sql: string): AsyncGenerator<Buffer> {
+    const begin = `BEGIN READ ONLY; ${setScopeSql(currentScope())}`;
+    return (async function* () {
+      const client = await pool.connect();
+      const ignoreLostConnection = () => undefined; // the COPY stream or the next query reports it
+      client.on('error', ignoreLostConnection);
+      let complete = false;
+      try {
+        await client.query(begin);
+        for await (const chunk of client.query(copyStreams.to(sql))) yield chunk as Buffer;
+        await client.query('COMMIT');
+        complete = true;
+      } finally {
+        client.removeListener('error', ignoreLostConnection);
+        client.release(!complete);
+      }
+    })();
+  }
+
   return {
     engine: 'postgres',
+    copyOut,
     queryAll: (statements) =>
       statements.length === 1
         ? scopedStatement(statements[0]!.sql, statements[0]!.params).then((result) => [result])

@@ -10,9 +10,9 @@
  */
 import { Readable } from 'node:stream';
 
-export async function primedStream(chunks: AsyncGenerator<string>): Promise<Readable> {
+export async function primedStream(chunks: AsyncGenerator<string | Buffer>): Promise<Readable> {
   const first = await chunks.next();
-  let pending: string | null = first.done ? null : first.value;
+  let pending: string | Buffer | null = first.done ? null : first.value;
   let done = first.done === true;
   return new Readable({
     async read() {

@@ -1,0 +1,100 @@
+/**
+ * The CSV cells PostgreSQL formats for the COPY form of the CVE report
+ * (src/modules/vulnerabilities/csv-cells-sql.ts) must be the text csv-stringify writes for the same
+ * value in the cursor form (cve-csv.ts): checked here value by value on the engine itself.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import fc from 'fast-check';
+import { withSystemScope } from '../../src/db/scope.js';
+import { csvBoolean, csvText, jsNumberText } from '../../src/modules/vulnerabilities/csv-cells-sql.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+let database: TestDatabase;
+before(async () => {
+  database = await createTestDatabase();
+});
+after(() => database?.close());
+
+const cellOf = async (expression: string, value: unknown, type: string) => {
+  const { rows } = await withSystemScope(() =>
+    database.db.query<{ cell: string | null }>(
+      `select ${expression} as cell from (select $1::${type} as v) x`,
+      [value],
+    ),
+  );
+  return rows[0]?.cell ?? '';
+};
+
+/** The value of csv-stringify's cell for one value (options of cve-csv.ts), read back with csv-parse. */
+function stringified(value: unknown): string {
+  const line = stringify([[value, 'end']], {
+    escape_formulas: true,
+    quoted_match: /[\r\n]/,
+    cast: { boolean: (b: boolean) => (b ? 'true' : 'false') },
+  });
+  return (parse(line) as string[][])[0]?.[0] ?? '';
+}
+
+test('text: neutralised like a formula where csv-stringify does it, empty as nothing', async () => {
+  const starts = fc.constantFrom(
+    '=',
+    '+',
+    '-',
+    '@',
+    '\t',
+    '\r',
+    '\uFF1D',
+    '\uFF0B',
+    '\uFF0D',
+    '\uFF20',
+    'a',
+    "'",
+    '',
+  );
+  const rest = fc.string({ unit: 'binary' }).map((value) => value.replaceAll('\0', ''));
+  await fc.assert(
+    fc.asyncProperty(starts, rest, async (start, tail) => {
+      const value = start + tail;
+      assert.equal(await cellOf(csvText('x.v'), value, 'text'), stringified(value), JSON.stringify(value));
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('booleans as true / false, NULL as an empty cell', async () => {
+  assert.equal(await cellOf(csvBoolean('x.v'), true, 'boolean'), 'true');
+  assert.equal(await cellOf(csvBoolean('x.v'), false, 'boolean'), 'false');
+  assert.equal(await cellOf(csvBoolean('x.v'), null, 'boolean'), '');
+});
+
+test("double precision as JavaScript's String(number) writes it", async () => {
+  const edges = [
+    0,
+    1,
+    0.5,
+    0.00004,
+    0.000001,
+    9.99e-7,
+    1e-7,
+    1.5e-10,
+    5e-324,
+    0.1 + 0.2,
+    1 / 3,
+    1e15,
+    1e21,
+    1.5e22,
+    123456789012345680000,
+  ];
+  const doubles = fc.oneof(fc.constantFrom(...edges), fc.double({ noNaN: true, noDefaultInfinity: true }));
+  await fc.assert(
+    fc.asyncProperty(doubles, async (value) => {
+      const cell = await cellOf(jsNumberText('x.v'), value, 'float8');
+      assert.equal(cell, String(value === 0 ? 0 : value), String(value));
+    }),
+    { numRuns: 300 },
+  );
+  assert.equal(await cellOf(jsNumberText('x.v'), null, 'float8'), '');
+});
