@@ -1,3 +1,5 @@
+import type { Statement } from '../db/database.js';
+
 /**
  * `q`: a case-insensitive substring search over an endpoint's documented text fields. The phrase
  * is matched literally: `%`, `_` and `\` in it are escaped before it reaches ILIKE, whose default
@@ -22,4 +24,20 @@ const SEARCH_FIELD_SEPARATOR = '\x1f';
  */
 export function trigramSearchable(q: string): boolean {
   return q.length >= 3 && !q.includes(SEARCH_FIELD_SEPARATOR);
+}
+
+/** The owner's functions returning the ids of an account's rows whose stored search text matches. */
+export type SearchFunction = 'inventory_containers_matching' | 'vulnerability_packages_matching';
+
+/**
+ * The count of a list whose one filter is a `q` the trigram index serves: the rows its search
+ * function returns (the function applies the account and the caller's scope itself), without
+ * reading each back by primary key as the list's own count would. For a large match set that
+ * read-back is about half of the count (docs/performance.md, "Fix 19").
+ */
+export function searchedCount(searchFunction: SearchFunction, accountId: string, q: string): Statement {
+  return {
+    sql: `select count(*) as total from ${searchFunction}($1, $2)`,
+    params: [accountId, containsPattern(q)],
+  };
 }

@@ -1,8 +1,8 @@
-import type { Executor } from '../../db/database.js';
+import type { Executor, Statement } from '../../db/database.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { containsPattern, trigramSearchable } from '../../http/search.js';
+import { containsPattern, searchedCount, trigramSearchable } from '../../http/search.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { pageRange } from '../list-totals/page-range.js';
 import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
@@ -91,9 +91,12 @@ export async function listContainers(
   if (query.q) addSearch(where, accountId, query.q);
   const filter = where.sql;
   // Unfiltered, the account's total is kept at ingestion (migration 0022): no count of its rows.
-  const total = !where.filtered
-    ? keptTotal(accountId, 'inventory_containers')
-    : countOf(`select count(*) as total from inventory_containers c where ${filter}`, where.params);
+  // Searched and nothing else, it is the count of the search function's rows.
+  let total: Statement;
+  if (!where.filtered) total = keptTotal(accountId, 'inventory_containers');
+  else if (query.filters.size === 0 && query.q && trigramSearchable(query.q))
+    total = searchedCount('inventory_containers_matching', accountId, query.q);
+  else total = countOf(`select count(*) as total from inventory_containers c where ${filter}`, where.params);
   // A deferred join: the page's keys first, in order, from the sort's index alone (no row of the
   // account is read or sorted), from the nearer end of the list, then those rows by primary key,
   // put in order.
