@@ -14,7 +14,7 @@ import { buildCases } from './cases.js';
 import { BareHttpCeiling } from './ceilings/bare-http-client.js';
 import { type CopyCeiling, copyCeilings } from './ceilings/copy.js';
 import { createSqlRecorder, type SqlRecorder } from './ceilings/sql-capture.js';
-import { explainCveReport, exportCsv } from './export.js';
+import { csvCopyCeiling, explainCveReport, exportCsv } from './export.js';
 import { figures } from './figures.js';
 import { Helper } from './load/protocol.js';
 import { type CaseResult, runLoadPhase } from './load-phase.js';
@@ -158,6 +158,7 @@ export async function measure(options: MeasureOptions): Promise<void> {
     };
     const activityProfile: ActivityProfile | undefined = await activity?.stop();
     const exportPlan = db ? await explainCveReport(db, credentials.accountId) : undefined;
+    const csvCeiling = db ? await csvCopyCeiling(db, credentials.accountId) : undefined;
     phaseDone('csv_export_s');
     const copy: CopyCeiling[] =
       db && store.url && ceilings ? await copyCeilings(db, store.url, credentials.accountId) : [];
@@ -175,6 +176,7 @@ export async function measure(options: MeasureOptions): Promise<void> {
       cases: loadPhase.cases,
       measured,
       exports,
+      csvCeiling,
       copy,
       rssPeak: loadPhase.server_rss_peak_mib,
     });
@@ -193,7 +195,7 @@ export async function measure(options: MeasureOptions): Promise<void> {
       phases,
       dataset: { size: size.dataset, neighbour: neighbour, measured },
       load: loadPhase,
-      exports: { ...exports, plan: exportPlan },
+      exports: { ...exports, plan: exportPlan, copy_ceiling: csvCeiling },
       copy_ceilings: copy,
       postgres_activity: activityProfile,
       figures: figureRows,
