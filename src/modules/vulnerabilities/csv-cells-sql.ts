@@ -8,26 +8,20 @@
  * as `""`, where csv-stringify writes nothing for both.
  */
 
-/** The first characters csv-stringify's escape_formulas prefixes with `'`: = + - @ tab CR and the full-width = + - @. */
-const FORMULA_STARTS = [
-  `'='`,
-  `'+'`,
-  `'-'`,
-  `'@'`,
-  `E'\\t'`,
-  `E'\\r'`,
-  'chr(65309)',
-  'chr(65291)',
-  'chr(65293)',
-  'chr(65312)',
-];
+/**
+ * The code points csv-stringify's escape_formulas prefixes with `'` when a cell starts with them:
+ * = + - @ tab CR, and the full-width = + - @ (U+FF1D, U+FF0B, U+FF0D, U+FF20).
+ */
+const FORMULA_STARTS = [61, 43, 45, 64, 9, 13, 0xff1d, 0xff0b, 0xff0d, 0xff20];
 
 /**
- * A text cell, neutralised when a spreadsheet could take it for a formula. `value` is evaluated
- * twice (its first character, then itself), so it should be a column or a cheap expression.
+ * A text cell, neutralised when a spreadsheet could take it for a formula. The first character
+ * is read with ascii() (its code point in a UTF8 database): an integer to compare, where left()
+ * would build a text. `value` is evaluated twice (its first character, then itself), so it should
+ * be a column or a cheap expression.
  */
 export function csvText(value: string): string {
-  return `case when left(${value}, 1) in (${FORMULA_STARTS.join(', ')}) then '''' || ${value}
+  return `case when ascii(${value}) in (${FORMULA_STARTS.join(', ')}) then '''' || ${value}
         else nullif(${value}, '') end`;
 }
 
@@ -37,16 +31,22 @@ export function csvBoolean(value: string): string {
 }
 
 /**
- * A double precision as JavaScript's String(number) writes it, which is what the driver's parse
- * and csv-stringify make of it. Both PostgreSQL (extra_float_digits 1, its default) and
- * JavaScript print the shortest digits that read back as the same double; they differ in when
- * they switch to an exponent. JavaScript writes plain decimals from 1e-6 to 1e21: PostgreSQL's
- * text read as numeric prints those digits plain. Below 1e-6 both use an exponent, PostgreSQL
- * with at least two digits (1e-07 where JavaScript writes 1e-7); from 1e21 they agree.
+ * A double precision below 2^53 in magnitude (the report's are probabilities: the EPSS import
+ * refuses anything outside 0 to 1) as JavaScript's String(number) writes it, which is what the
+ * driver's parse and csv-stringify make of it. Both PostgreSQL (extra_float_digits 1, its default)
+ * and JavaScript print the shortest digits that read back as the same double, and differ in when
+ * they switch to an exponent. From 1e-4 to 1e15 neither does, and PostgreSQL's text is taken as it
+ * is (every EPSS figure but the smallest). JavaScript writes plain decimals down to 1e-6: there,
+ * and from 1e15, PostgreSQL's text read as numeric prints its digits plain. Below 1e-6 both use an
+ * exponent, PostgreSQL with at least two digits (1e-07 where JavaScript writes 1e-7).
+ *
+ * From 2^53 up, where doubles are integers at least 2 apart, a decimal can fall exactly halfway
+ * between two of them, and the two printers then disagree on the last digit
+ * (24792704962906230 in JavaScript, 2.4792704962906232e+16 in PostgreSQL): not for these cells.
  */
 export function jsNumberText(value: string): string {
   return `case when ${value} is null then null
+        when abs(${value}) >= 1e-4 and abs(${value}) < 1e15 then ${value}::text
         when ${value} <> 0 and abs(${value}) < 1e-6 then replace(${value}::text, 'e-0', 'e-')
-        when abs(${value}) >= 1e21 then ${value}::text
         else ${value}::text::numeric::text end`;
 }
