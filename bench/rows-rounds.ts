@@ -25,6 +25,7 @@ import { loadavg } from 'node:os';
 import { ApiClient } from './api-client.js';
 import { backendCpu } from './backend-cpu.js';
 import { buildCases } from './cases.js';
+import { newlinesIn } from './export.js';
 import { admin, databaseUrl, keptStore, startBuild } from './kept-database.js';
 import { bootstrapTenants, type Credentials, populateAccount } from './seed.js';
 import { cpuMsOf } from './server-process.js';
@@ -116,7 +117,7 @@ function exportCsv(
       let lines = 0;
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
-        for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1)) lines++;
+        lines += newlinesIn(chunk);
       });
       res.on('end', () => resolve({ rows: lines - 1, bytes }));
       res.on('error', reject);

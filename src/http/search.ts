@@ -33,9 +33,16 @@ export type SearchFunction = 'inventory_containers_matching' | 'vulnerability_pa
  * The count of a list whose one filter is a `q` the trigram index serves: the rows its search
  * function returns (the function applies the account and the caller's scope itself), without
  * reading each back by primary key as the list's own count would. For a large match set that
- * read-back is about half of the count (docs/performance.md, "Fix 19").
+ * read-back is about half of the count (docs/performance.md, "Fix 19"). Undefined when the list
+ * has another filter, or no such `q`: it counts its own rows then.
  */
-export function searchedCount(searchFunction: SearchFunction, accountId: string, q: string): Statement {
+export function searchedCount(
+  searchFunction: SearchFunction,
+  accountId: string,
+  search: { q: string | undefined; otherFilters: boolean },
+): Statement | undefined {
+  const { q, otherFilters } = search;
+  if (otherFilters || !q || !trigramSearchable(q)) return undefined;
   return {
     sql: `select count(*) as total from ${searchFunction}($1, $2)`,
     params: [accountId, containsPattern(q)],

@@ -1,4 +1,4 @@
-import type { Executor, Statement } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
@@ -92,11 +92,12 @@ export async function listContainers(
   const filter = where.sql;
   // Unfiltered, the account's total is kept at ingestion (migration 0022): no count of its rows.
   // Searched and nothing else, it is the count of the search function's rows.
-  let total: Statement;
-  if (!where.filtered) total = keptTotal(accountId, 'inventory_containers');
-  else if (query.filters.size === 0 && query.q && trigramSearchable(query.q))
-    total = searchedCount('inventory_containers_matching', accountId, query.q);
-  else total = countOf(`select count(*) as total from inventory_containers c where ${filter}`, where.params);
+  const total = !where.filtered
+    ? keptTotal(accountId, 'inventory_containers')
+    : (searchedCount('inventory_containers_matching', accountId, {
+        q: query.q,
+        otherFilters: query.filters.size > 0,
+      }) ?? countOf(`select count(*) as total from inventory_containers c where ${filter}`, where.params));
   // A deferred join: the page's keys first, in order, from the sort's index alone (no row of the
   // account is read or sorted), from the nearer end of the list, then those rows by primary key,
   // put in order.

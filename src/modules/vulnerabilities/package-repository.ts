@@ -3,7 +3,7 @@
  * read time from the live containers running the account's scanned images (by image digest), so
  * it follows pod churn without any write on the package rows.
  */
-import type { Executor, Statement } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { containsPattern, searchedCount, trigramSearchable } from '../../http/search.js';
@@ -115,15 +115,16 @@ export async function listPackages(db: Executor, accountId: string, query: Packa
   const where = whereOf(accountId, query);
   // Unfiltered, the account's total is kept at ingestion (migration 0022); searched and nothing
   // else, it is the count of the search function's rows.
-  let total: Statement;
-  if (!where.filtered) total = keptTotal(accountId, 'vulnerability_packages');
-  else if (query.filters.size === 0 && query.q && trigramSearchable(query.q))
-    total = searchedCount('vulnerability_packages_matching', accountId, query.q);
-  else
-    total = countOf(
-      `${IN_USE_IMAGES} select count(*) as total from vulnerability_packages p where ${where.sql}`,
-      where.params,
-    );
+  const total = !where.filtered
+    ? keptTotal(accountId, 'vulnerability_packages')
+    : (searchedCount('vulnerability_packages_matching', accountId, {
+        q: query.q,
+        otherFilters: query.filters.size > 0,
+      }) ??
+      countOf(
+        `${IN_USE_IMAGES} select count(*) as total from vulnerability_packages p where ${where.sql}`,
+        where.params,
+      ));
   // The page's rows first, from the nearer end of the list, then `in_use` of those alone.
   const order = listOrder(query.sort);
   const rows = pageRange(where, {
