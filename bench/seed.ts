@@ -84,6 +84,15 @@ async function timedPushes<T>(
   }
 }
 
+/** The synthetic runtime stream of `events` events as the suite pushes it: NDJSON bodies of 10,000. */
+export function* runtimePushes(events: number): Generator<{ body: string; items: number }> {
+  const lines = syntheticStream(events).map((event) => JSON.stringify(event));
+  for (let i = 0; i < lines.length; i += EVENTS_PER_PUSH) {
+    const chunk = lines.slice(i, i + EVENTS_PER_PUSH);
+    yield { body: `${chunk.join('\n')}\n`, items: chunk.length };
+  }
+}
+
 /** Pushes an account's whole dataset; `bar` advances once per push, `onPhase` names each kind. */
 export async function populateAccount(
   client: ApiClient,
@@ -142,18 +151,11 @@ export async function populateAccount(
   onPhase('vulnerabilities');
   await timedPushes(data.vulnerabilities, reports(), (body) => client.push(vulnerabilities, body), tick);
 
-  const events = syntheticStream(size.runtimeEvents).map((event) => JSON.stringify(event));
-  const streams = function* () {
-    for (let i = 0; i < events.length; i += EVENTS_PER_PUSH) {
-      const chunk = events.slice(i, i + EVENTS_PER_PUSH);
-      yield { body: `${chunk.join('\n')}\n`, items: chunk.length };
-    }
-  };
   const runtime = `${account}/clusters/${first.id}/ingest/runtime`;
   onPhase('runtime');
   await timedPushes(
     data.runtime,
-    streams(),
+    runtimePushes(size.runtimeEvents),
     (body) => client.push(runtime, body, 'application/x-ndjson'),
     tick,
   );

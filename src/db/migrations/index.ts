@@ -33,6 +33,7 @@ import { statisticsCatchUpSample } from './0036-statistics-catch-up-sample.js';
 import { openSession } from './0040-open-session.js';
 import { sessionLookup } from './0041-session-lookup.js';
 import { packageSearchText } from './0042-package-search-text.js';
+import { runtimeStateVersion } from './0043-runtime-state-version.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -70,4 +71,5 @@ export const migrations: readonly Migration[] = [
   openSession,
   sessionLookup,
   packageSearchText,
+  runtimeStateVersion,
 ];

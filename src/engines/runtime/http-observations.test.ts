@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { mergeHttpObservations, observeHttpRequests } from './http-observations.js';
-import { createPrefixMatcher, isInternalAddress, parseCidr, parseIp } from './ip.js';
+import { createPrefixMatcher, isInternalAddress, isIpAddress, parseCidr, parseIp } from './ip.js';
 import { templateRequestTarget } from './path-template.js';
 import { at, httpRequest } from './testing.js';
 
@@ -59,6 +60,25 @@ describe('IP prefixes', () => {
       assert.equal(parseIp(bad), null, bad);
     for (const bad of ['10.0.0.0/33', '10.0.0.0/8/1', 'fd00::/129', 'x/8', '10.0.0.0/-1'])
       assert.equal(parseCidr(bad), null, bad);
+  });
+
+  test('isIpAddress accepts exactly what parseIp reads', () => {
+    const ipLike = fc
+      .array(fc.constantFrom(...'0123456789abcdefABCDEF.:%[]/ x-'.split('')), { maxLength: 45 })
+      .map((chars) => chars.join(''));
+    const addresses = fc.oneof(
+      fc.ipV4(),
+      fc.ipV6(),
+      fc.ipV6().map((address) => `[${address}]`),
+      fc.ipV6().map((address) => `${address}%eth0`),
+      fc.ipV4().map((address) => `::ffff:${address}`),
+    );
+    fc.assert(
+      fc.property(fc.oneof(ipLike, addresses), (text) => {
+        assert.equal(isIpAddress(text), parseIp(text) !== null, text);
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   test('matches the most specific prefix, IPv4 and IPv6, and nothing across families', () => {

@@ -16,12 +16,15 @@ export interface TrustedPrefix {
   description?: string;
 }
 
+const unbracketed = (text: string) => (text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text);
+// A zone index (fe80::1%eth0) names an interface, not part of the address.
+const withoutZone = (address: string) => address.split('%')[0] ?? '';
+
 /** 4 bytes for IPv4, 16 for IPv6; null when the text is no IP literal. */
 export function parseIp(text: string): Uint8Array | null {
-  const address = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+  const address = unbracketed(text);
   if (isIPv4(address)) return Uint8Array.from(address.split('.').map(Number));
-  // A zone index (fe80::1%eth0) names an interface, not part of the address.
-  const bare = address.split('%')[0] ?? '';
+  const bare = withoutZone(address);
   if (!isIPv6(bare)) return null;
   const bytes = ipv6Bytes(bare);
   const mapped = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
@@ -129,4 +132,11 @@ export function isInternalAddress(address: string): boolean {
   return bytes !== null && INTERNAL_RANGES.some((range) => cidrContains(range, bytes));
 }
 
-export const isIpAddress = (text: string): boolean => parseIp(text) !== null;
+/**
+ * Whether `parseIp` would read the text, without building its bytes: every address field of every
+ * runtime event is checked at parse time, so this stays free of allocation for IPv4.
+ */
+export function isIpAddress(text: string): boolean {
+  const address = unbracketed(text);
+  return isIPv4(address) || isIPv6(withoutZone(address));
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { detectPii, luhnValid } from './pii.js';
+import { detectPii, luhnValid, mayHoldPii, runDetectors } from './pii.js';
 
 const labels = (value: string, name?: string) => detectPii(value, name);
 
@@ -145,6 +145,87 @@ describe('PII detectors', () => {
           assert.ok(!luhnValid(`${body}${(check + delta) % 10}`));
         },
       ),
+    );
+  });
+
+  test('the pre-check lets through every value a detector labels', () => {
+    // Pieces of each format, so random joins land on real matches as well as near misses.
+    const piece = fc.constantFrom(
+      ...[
+        '4111',
+        '1111',
+        '5500',
+        '0000',
+        '378282246310005',
+        '123-45-6789',
+        '+44',
+        '20 7946 0958',
+        '(555) ',
+        '555-0134',
+      ],
+      ...[
+        'jane',
+        '@',
+        'example',
+        '.com',
+        '.co.uk',
+        'logo@2x.png',
+        'eyJhbGciOiJIUzI1NiJ9',
+        '.',
+        'eyJzdWIiOiIx',
+        '_-',
+      ],
+      ...[
+        'Bearer ',
+        'bearer\t',
+        'sk-',
+        'sk_live_',
+        'rk_test_',
+        'AKIA',
+        'ASIA',
+        'ghp_',
+        'glpat-',
+        'xoxb-',
+        'AIza',
+        'AIzaSyDdIhCZtEvySjMmWEfRqCPzqKqqsHIab',
+      ],
+      ...[
+        'ABCDEFGHIJKLMNOP',
+        'abcdefghijklmnopqrstuvwxyz',
+        'abcdefghij0123456789',
+        '-',
+        ' ',
+        '/',
+        '=',
+        '%40',
+        'api',
+        'v1',
+        'orders',
+        '42',
+        '7',
+      ],
+    );
+    const name = fc.constantFrom(
+      '',
+      'q',
+      'page',
+      'token',
+      'Access_Token',
+      'apikey',
+      'password',
+      'Phone',
+      'tel',
+      'msisdn',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), name, (pieces, param) => {
+        const value = pieces.join('');
+        const lowered = param.toLowerCase();
+        if (runDetectors(value, lowered).length > 0)
+          assert.ok(mayHoldPii(value, lowered), `${param}=${value}`);
+        assert.deepEqual(detectPii(value, param), value === '' ? [] : runDetectors(value, lowered));
+      }),
+      { numRuns: 20_000 },
     );
   });
 });

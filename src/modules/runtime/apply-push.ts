@@ -1,10 +1,11 @@
 /**
  * Applies a parsed runtime push to one cluster inside the caller's transaction: the affected
- * workload containers' states are loaded, the engine applies the events, and the states, their
+ * workload containers' states are loaded (from the server's state cache where it holds them at
+ * their stored version), the engine applies the events, and the states, their
  * container instances, newly captured baselines, insights and HTTP observations are written.
  *
  * @example
- *   await db.transaction((tx) => applyRuntimePush(tx, { accountId, clusterId, ... }, parsed.events));
+ *   await db.transaction((tx) => applyRuntimePush(tx, { accountId, clusterId, ... }, parsed.events, cache));
  */
 import type { Executor } from '../../db/database.js';
 import {
@@ -24,6 +25,7 @@ import { baselineRow, type DerivedContext, insightIdOf, insightWrite, workloadId
 import * as http from './http-repository.js';
 import * as insights from './insight-repository.js';
 import { engineOptionsOf, type RuntimeSettings } from './settings-service.js';
+import type { StateCache } from './state-cache.js';
 import * as workloads from './workload-repository.js';
 
 export interface PushScope {
@@ -43,6 +45,8 @@ export interface PushOutcome {
   httpObservations: number;
   /** insights whose analysis changed (or that have none from the LLM yet), most severe first */
   changedInsights: { id: string; digest: string }[];
+  /** the states the push stored, for the state cache once its transaction has committed */
+  storedStates: { id: string; version: string; chars: number; state: WorkloadContainerState }[];
 }
 
 interface Change {
@@ -147,18 +151,40 @@ async function writeObservations(tx: Executor, scope: PushScope, events: readonl
   return merged.length;
 }
 
+/**
+ * The stored states of `ids`: those `cache` holds at their row's version come from it, the rest
+ * are read and parsed. Either way each is this push's own object (the cache lets go of what it
+ * gives), which the engine may advance in place rather than copy.
+ */
+async function statesBefore(tx: Executor, accountId: string, ids: string[], cache: StateCache) {
+  const stored = await workloads.loadStatesUnlessHeld(tx, accountId, ids, cache.heldVersions(ids));
+  const states = new Map<string, WorkloadContainerState>();
+  const lost: string[] = [];
+  for (const [id, row] of stored) {
+    // Taken even when the row moved on: that copy is stale and leaves the cache.
+    const held = cache.take(id, row.version);
+    const state = row.state ?? held;
+    if (state) states.set(id, state);
+    else lost.push(id);
+  }
+  // Only if the cache let go of a state between the two calls (it is per server, and pushes to a
+  // cluster hold its lock): read those as if never held.
+  for (const [id, state] of await workloads.loadStates(tx, accountId, lost)) states.set(id, state);
+  return states;
+}
+
 export async function applyRuntimePush(
   tx: Executor,
   scope: PushScope,
   events: readonly RuntimeEvent[],
+  cache: StateCache,
 ): Promise<PushOutcome> {
   const options = engineOptionsOf(scope.settings);
   const groups = [...groupByWorkloadContainer(events, scope.clusterId).values()];
   const ids = groups.map((group) => workloadIdOf(scope.accountId, group.id));
-  const previous = await workloads.loadStates(tx, scope.accountId, ids);
+  const previous = await statesBefore(tx, scope.accountId, ids, cache);
   const changes: Change[] = groups.map((group, index) => {
     const id = ids[index]!;
-    // Parsed for this push alone: the engine may advance it in place rather than copy it.
     const state = previous.get(id) ?? null;
     const before = state && {
       baselineCapturedAt: state.baselineCapturedAt,
@@ -166,7 +192,7 @@ export async function applyRuntimePush(
     };
     return { id, group, before, after: advanceState(state, group.key, group.events, options) };
   });
-  await workloads.saveStates(
+  const stored = await workloads.saveStates(
     tx,
     scope.accountId,
     changes.map((c) => ({ id: c.id, clusterId: scope.clusterId, workloadKey: c.group.id, state: c.after })),
@@ -216,5 +242,10 @@ export async function applyRuntimePush(
     insights: raising.length,
     httpObservations,
     changedInsights,
+    storedStates: changes.map((change) => ({
+      id: change.id,
+      ...stored.get(change.id)!,
+      state: change.after,
+    })),
   };
 }

@@ -12,7 +12,11 @@ import type { RuntimeServices } from './services.js';
 
 export async function runtimeIngestRoutes(
   app: Api,
-  { runtimeIngest, runtimeLlmQueue }: Pick<RuntimeServices, 'runtimeIngest' | 'runtimeLlmQueue'>,
+  {
+    runtimeIngest,
+    runtimeLlmQueue,
+    runtimeStateCache,
+  }: Pick<RuntimeServices, 'runtimeIngest' | 'runtimeLlmQueue' | 'runtimeStateCache'>,
 ): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: INGEST_BODY_LIMIT }, (_request, body, done) =>
@@ -20,6 +24,7 @@ export async function runtimeIngestRoutes(
   );
   // LLM analyses still running when the server stops: wait for them, drop the backlog.
   if (runtimeLlmQueue) app.addHook('onClose', async () => runtimeLlmQueue.close());
+  app.addHook('onClose', async () => runtimeStateCache.close());
 
   app.post(
     '/accounts/:account_id/clusters/:cluster_id/ingest/runtime',

@@ -20,6 +20,7 @@ import type { ClusterService } from '../clusters/service.js';
 import { applyRuntimePush } from './apply-push.js';
 import type { JobLogger, LlmQueue } from './llm-queue.js';
 import { loadRuntimeSettings } from './settings-service.js';
+import type { StateCache } from './state-cache.js';
 
 /** Skipped lines listed in the answer; the count covers them all. */
 const MAX_SKIPPED_LISTED = 100;
@@ -76,11 +77,14 @@ export function createRuntimeIngestService({
   db,
   clusters,
   llmQueue,
+  stateCache,
   listeners = [],
 }: {
   db: Database;
   clusters: ClusterService;
   llmQueue: LlmQueue | null;
+  /** the states this server parsed and stored, kept for the next push (state-cache.ts) */
+  stateCache: StateCache;
   listeners?: readonly RuntimePushListener[];
 }) {
   return {
@@ -109,7 +113,7 @@ export function createRuntimeIngestService({
         await lockRuntimeOfCluster(tx, cluster.id);
         if (idempotency) {
           const replay = await claimIdempotencyKey<RuntimePushResponse>(tx, idempotency);
-          if (replay) return { response: replay.response, replayed: true, changed: [] };
+          if (replay) return { response: replay.response, replayed: true, changed: [], stored: [] };
         }
         const now = new Date();
         const outcome = await applyRuntimePush(
@@ -122,6 +126,7 @@ export function createRuntimeIngestService({
             now,
           },
           parsed.events,
+          stateCache,
         );
         for (const listener of listeners) {
           await listener(tx, { accountId: cluster.account_id, clusterId: cluster.id, now });
@@ -139,8 +144,10 @@ export function createRuntimeIngestService({
           http_observations: outcome.httpObservations,
         };
         if (idempotency) await storeIdempotentResponse(tx, idempotency, response);
-        return { response, replayed: false, changed: outcome.changedInsights };
+        return { response, replayed: false, changed: outcome.changedInsights, stored: outcome.storedStates };
       });
+      // Kept only now that they are committed: a rolled-back push's states would be wrong.
+      for (const { id, version, state, chars } of result.stored) stateCache.keep(id, version, state, chars);
 
       // After the commit: the analyses read committed rows and never hold the push's locks.
       if (llmQueue && result.changed.length > 0) {

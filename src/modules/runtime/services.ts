@@ -18,6 +18,7 @@ import { createRuntimeIngestService, type RuntimePushListener } from './ingest-s
 import { createInsightService } from './insight-service.js';
 import { createLlmQueue } from './llm-queue.js';
 import { createRuntimeSettingsService } from './settings-service.js';
+import { createStateCache } from './state-cache.js';
 import { createWindowSweep } from './window-sweep.js';
 
 function llmConfigOf(config: Config): LlmAnalyserConfig | null {
@@ -45,13 +46,16 @@ export function createRuntimeServices(deps: {
   const { config, db, accounts, clusters } = deps;
   const llm = llmConfigOf(config);
   const runtimeLlmQueue = llm ? createLlmQueue({ db, analyser: createLlmAnalyser(llm) }) : null;
+  const runtimeStateCache = createStateCache();
   return {
     runtimeIngest: createRuntimeIngestService({
       db,
       clusters,
       llmQueue: runtimeLlmQueue,
+      stateCache: runtimeStateCache,
       listeners: deps.runtimeListeners ?? [],
     }),
+    runtimeStateCache,
     runtimeInsights: createInsightService({ db, accounts }),
     runtimeBaselines: createBaselineService({ db, accounts }),
     runtimeHttpObservations: createHttpObservationService({ db, accounts }),

@@ -26,6 +26,7 @@ import type { Executor } from '../../db/database.js';
 import { applyRuntimePush } from './apply-push.js';
 import { lockRuntimeOfCluster } from './ingest-service.js';
 import { loadRuntimeSettings } from './settings-service.js';
+import { createStateCache } from './state-cache.js';
 import { createWindowSweep, SWEEP_CREATED_BY, type SweepOutcome } from './window-sweep.js';
 
 let t: TestApp;
@@ -213,6 +214,7 @@ describe('with a concurrent push', () => {
     await pushOk(t, x, tenMinutes(WEB, base));
 
     let sweep: Promise<SweepOutcome> | undefined;
+    const cache = createStateCache();
     await t.db.transaction(async (tx) => {
       // What the ingest service does for a push: the cluster's runtime lock, then the push.
       await lockRuntimeOfCluster(tx, cluster.id);
@@ -228,8 +230,10 @@ describe('with a concurrent push', () => {
           now: new Date(),
         },
         [child(WEB, base + 90 * MINUTE, 50, 'worker')],
+        cache,
       );
     });
+    cache.close();
     const outcome = await sweep!;
     assert.deepEqual(outcome.capturedWorkloadIds, [], 'the push captured it first');
     const [baseline] = (await baselines(x)).entries;

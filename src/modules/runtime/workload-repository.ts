@@ -41,6 +41,43 @@ export async function loadStates(
   return new Map(rows.map((row) => [row.id, JSON.parse(row.state) as WorkloadContainerState]));
 }
 
+/** A stored state's version (migration 0043), and the state unless the caller holds that version. */
+export interface VersionedState {
+  version: string;
+  state: WorkloadContainerState | undefined;
+}
+
+/**
+ * The versions of `ids`' stored states, with each state parsed, except where the row is still at
+ * the version `held` names for it: that state is not sent (modules/runtime/state-cache.ts). The
+ * CASE keeps PostgreSQL from reading and decompressing the held states' values at all.
+ */
+export async function loadStatesUnlessHeld(
+  db: Executor,
+  accountId: string,
+  ids: string[],
+  held: { ids: string[]; versions: string[] },
+): Promise<Map<string, VersionedState>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; version: string; state: string | null }>(
+    `select w.id, w.state_version::text as version,
+            case when w.state_version = h.version then null else w.state end as state
+       from runtime_workloads w
+       left join unnest($3::uuid[], $4::bigint[]) as h (id, version) on h.id = w.id
+      where w.account_id = $1 and w.id = any($2::uuid[])`,
+    [accountId, ids, held.ids, held.versions],
+  );
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        version: row.version,
+        state: row.state === null ? undefined : (JSON.parse(row.state) as WorkloadContainerState),
+      },
+    ]),
+  );
+}
+
 export async function loadState(db: Executor, accountId: string, id: string) {
   return (await loadStates(db, accountId, [id])).get(id);
 }
@@ -67,14 +104,21 @@ function* sizedBatches(writes: { write: StateWrite; json: string }[]) {
  * The states travel as one text parameter each (`array[$13, $14, ...]`), not as one text[]
  * parameter: pg writes an array parameter as an array literal, escaping every quote of the JSON
  * (a copy of each string, and the server parses the literal back), which was the push's largest
- * single cost (docs/performance.md, "Runtime ingestion and the CSV export").
+ * single cost (docs/performance.md, "Runtime ingestion and the CSV export"). Returns the version
+ * each state was stored at (set by migration 0043's trigger) and the length of its JSON.
  */
-export async function saveStates(db: Executor, accountId: string, writes: StateWrite[], now: Date) {
+export async function saveStates(
+  db: Executor,
+  accountId: string,
+  writes: StateWrite[],
+  now: Date,
+): Promise<Map<string, { version: string; chars: number }>> {
   const serialized = writes.map((write) => ({ write, json: JSON.stringify(write.state) }));
+  const stored = new Map<string, { version: string; chars: number }>();
   for (const batch of sizedBatches(serialized)) {
     const col = <V>(pick: (w: StateWrite) => V) => batch.map((item) => pick(item.write));
     const states = batch.map((_, index) => `$${index + 13}::text`).join(', ');
-    await db.query(
+    const { rows } = await db.query<{ id: string; version: string }>(
       `insert into runtime_workloads (account_id, id, cluster_id, workload_key, namespace, workload_kind,
          workload_name, container_name, baseline_captured_at, first_event_at, last_event_at, state,
          created_at, updated_at)
@@ -89,7 +133,8 @@ export async function saveStates(db: Executor, accountId: string, writes: StateW
          first_event_at = excluded.first_event_at,
          last_event_at = excluded.last_event_at,
          state = excluded.state,
-         updated_at = excluded.updated_at`,
+         updated_at = excluded.updated_at
+       returning id, state_version::text as version`,
       [
         accountId,
         now,
@@ -106,7 +151,10 @@ export async function saveStates(db: Executor, accountId: string, writes: StateW
         ...batch.map((item) => item.json),
       ],
     );
+    const chars = new Map(batch.map((item) => [item.write.id, item.json.length]));
+    for (const row of rows) stored.set(row.id, { version: row.version, chars: chars.get(row.id)! });
   }
+  return stored;
 }
 
 export async function upsertInstances(db: Executor, accountId: string, instances: ContainerInstance[]) {

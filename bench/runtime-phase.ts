@@ -1,0 +1,58 @@
+/**
+ * The suite's runtime phase on its own, repeatable (bench/phase-replay.ts): `prepare` builds a
+ * template database holding what the suite has stored when the measured account's runtime pushes
+ * start (its clusters and pods); `run` clones it, starts a built server on the clone and pushes
+ * the synthetic runtime stream through the HTTP endpoint in NDJSON bodies of 10,000 events, one
+ * after the other, as bench/seed.ts does. It prints events/s and the CPU ms per event of the
+ * server and of PostgreSQL, so a change can be measured in alternating rounds against a copy of
+ * the previous build.
+ *
+ *   DATABASE_URL=postgres://posture:posture@127.0.0.1:5432/posture \
+ *     npx tsx bench/runtime-phase.ts prepare posture_runtime_tpl [size]
+ *   DATABASE_URL=... npx tsx bench/runtime-phase.ts run posture_runtime_tpl [dist-dir] [--prof dir]
+ *     [--events n]
+ *
+ * `--events` defaults to the template size's runtime events. Start `dist/server.js` unless told
+ * another build: `npm run build:server` first. Not a test.
+ */
+import { clusterLists, prepareTemplate, replayCommand, runOnClone } from './phase-replay.js';
+import { runtimePushes } from './seed.js';
+import { SIZES, type SizeName } from './sizes.js';
+
+const { command, template, rest } = replayCommand('runtime-phase.ts');
+
+if (command === 'prepare') {
+  await prepareTemplate(template, (rest[0] ?? 'small') as SizeName, async (client, credentials, size) => {
+    const account = `/accounts/${credentials.accountId}`;
+    const clusterIds: string[] = [];
+    for (let c = 0; c < size.clusters; c++) {
+      const cluster = await client.post<{ id: string; name: string }>(`${account}/clusters`, {
+        name: `prod-${c}`,
+      });
+      clusterIds.push(cluster.id);
+      const ingest = `${account}/clusters/${cluster.id}/ingest/kubernetes`;
+      for (const list of clusterLists(size, cluster.name)) await client.push(ingest, JSON.stringify(list));
+    }
+    return { clusterId: clusterIds[0] };
+  });
+} else {
+  await runOnClone(template, rest, async (client, state) => {
+    const eventsAt = rest.indexOf('--events');
+    const events = eventsAt >= 0 ? Number(rest[eventsAt + 1]) : SIZES[state.size].dataset.runtimeEvents;
+    const url = `/accounts/${state.accountId}/clusters/${state.clusterId}/ingest/runtime`;
+    const bodies = [...runtimePushes(events)];
+    const msPerPush: number[] = [];
+    for (const { body } of bodies) {
+      const started = performance.now();
+      await client.push(url, body, 'application/x-ndjson');
+      msPerPush.push(Math.round(performance.now() - started));
+    }
+    // The phase's own rate leaves out generating the stream, which runOnClone's clock includes.
+    const pushing = msPerPush.reduce((sum, ms) => sum + ms, 0) / 1000;
+    return {
+      unit: 'events',
+      items: events,
+      details: { events_per_s_pushing: Math.round(events / pushing), ms_per_push: msPerPush },
+    };
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * Workload-container states this server parsed and stored, kept between runtime pushes with the
+ * version their row was stored at (migration 0043). A push tells the database which versions it
+ * holds and reads back only the states whose row moved on (another server, the learning-window
+ * sweep), so an agent pushing every few seconds costs no re-read and re-parse of its containers'
+ * states (about 200 KiB of JSON each).
+ *
+ * A state is taken out of the cache when a push loads it, because the engine advances it in place,
+ * and put back only after the push's transaction committed: a push that fails leaves nothing
+ * behind that its rollback undid. The cache is bounded by the JSON size of what it holds, and
+ * forgets states not pushed to for a while, so a server that stopped receiving runtime events
+ * holds none.
+ *
+ * @example
+ *   const cache = createStateCache();
+ *   const held = cache.heldVersions(ids);               // sent with the load query
+ *   const state = cache.take(id, versionOfRow);         // when the row's version matched
+ *   cache.keep(id, storedVersion, state, json.length);  // after the commit
+ */
+import type { WorkloadContainerState } from '../../engines/runtime/index.js';
+
+export interface StateCacheLimits {
+  /** the JSON length of all held states together, in characters */
+  maxChars: number;
+  /** a state not kept again within this time is dropped */
+  idleMs: number;
+}
+
+export const DEFAULT_STATE_CACHE_LIMITS: StateCacheLimits = {
+  // About 80 containers of the benchmark's size; parsed, a few times that in heap.
+  maxChars: 16 * 1024 * 1024,
+  idleMs: 60_000,
+};
+
+interface Entry {
+  version: string;
+  state: WorkloadContainerState;
+  chars: number;
+  keptAt: number;
+}
+
+export interface StateCache {
+  /** The ids among `ids` whose state is held, with the version each was stored at. */
+  heldVersions(ids: readonly string[]): { ids: string[]; versions: string[] };
+  /** The held state of `id` if it is at `version`. It leaves the cache either way. */
+  take(id: string, version: string): WorkloadContainerState | undefined;
+  /** A state the caller's committed transaction stored at `version` (`chars`: its JSON length). */
+  keep(id: string, version: string, state: WorkloadContainerState, chars: number): void;
+  /** Drops every held state and stops the idle timer. */
+  close(): void;
+  /** What is held, for tests and diagnostics. */
+  readonly size: { states: number; chars: number };
+}
+
+export function createStateCache(
+  limits: StateCacheLimits = DEFAULT_STATE_CACHE_LIMITS,
+  clock: () => number = Date.now,
+): StateCache {
+  // Insertion order is keep order: the front holds the least recently kept.
+  const entries = new Map<string, Entry>();
+  let chars = 0;
+
+  const drop = (id: string, entry: Entry) => {
+    entries.delete(id);
+    chars -= entry.chars;
+  };
+  const dropIdle = () => {
+    const oldest = clock() - limits.idleMs;
+    for (const [id, entry] of entries) {
+      if (entry.keptAt > oldest) break;
+      drop(id, entry);
+    }
+  };
+  const timer = setInterval(dropIdle, limits.idleMs);
+  timer.unref();
+
+  return {
+    heldVersions(ids) {
+      const held = { ids: [] as string[], versions: [] as string[] };
+      for (const id of ids) {
+        const entry = entries.get(id);
+        if (!entry) continue;
+        held.ids.push(id);
+        held.versions.push(entry.version);
+      }
+      return held;
+    },
+    take(id, version) {
+      const entry = entries.get(id);
+      if (!entry) return undefined;
+      drop(id, entry);
+      return entry.version === version ? entry.state : undefined;
+    },
+    keep(id, version, state, size) {
+      const previous = entries.get(id);
+      if (previous) drop(id, previous);
+      if (size > limits.maxChars) return;
+      entries.set(id, { version, state, chars: size, keptAt: clock() });
+      chars += size;
+      for (const [oldestId, oldest] of entries) {
+        if (chars <= limits.maxChars) break;
+        drop(oldestId, oldest);
+      }
+      dropIdle();
+    },
+    close() {
+      clearInterval(timer);
+      entries.clear();
+      chars = 0;
+    },
+    get size() {
+      return { states: entries.size, chars };
+    },
+  };
+}
