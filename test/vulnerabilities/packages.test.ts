@@ -115,8 +115,18 @@ describe('package rows', () => {
       names(all.filter((row) => row.version.includes('dfsg-1'))),
     );
     assert.deepEqual(await list('&q=50%25_'), []);
-    const contains = (phrase: string) =>
-      names(all.filter((row) => `${row.name}\n${row.version}`.toLowerCase().includes(phrase)));
+    const holds = (row: Row, phrase: string) => `${row.name}\n${row.version}`.toLowerCase().includes(phrase);
+    const contains = (phrase: string) => names(all.filter((row) => holds(row, phrase)));
+    // The search's rows with other filters on them: the page and its total_count (packages()).
+    for (const [q, filters, keep] of [
+      ['lib', 'severity:high', (row: Row) => row.high_count > 0],
+      ['lib', 'in_use:true', (row: Row) => row.in_use],
+      ['acme', 'in_use:false', (row: Row) => !row.in_use],
+    ] as const) {
+      const expected = names(all.filter((row) => holds(row, q) && keep(row)));
+      assert.ok(expected.length > 0, filters);
+      assert.deepEqual(names(await list(`&q=${q}&filters=${filters}`)), expected, filters);
+    }
     // A phrase of two characters has no trigram and is searched field by field (search.ts).
     assert.deepEqual(names(await list('&q=Ib')), contains('ib'));
     assert.ok(contains('ib').length > 1);

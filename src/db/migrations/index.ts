@@ -34,6 +34,7 @@ import { openSession } from './0040-open-session.js';
 import { sessionLookup } from './0041-session-lookup.js';
 import { packageSearchText } from './0042-package-search-text.js';
 import { runtimeStateVersion } from './0043-runtime-state-version.js';
+import { searchRows } from './0044-search-rows.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -72,4 +73,5 @@ export const migrations: readonly Migration[] = [
   sessionLookup,
   packageSearchText,
   runtimeStateVersion,
+  searchRows,
 ];

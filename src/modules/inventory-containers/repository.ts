@@ -55,23 +55,25 @@ const FILTER_COLUMNS = Object.fromEntries(
 ) as Record<ContainerFilterKey, string>;
 
 /**
- * `q` matches when one of the searched fields contains it. Through the trigram index (an owner's
- * function, so row-level security does not keep the planner from it: migration 0015), unless the
- * phrase is one the index cannot serve (search.ts): those are searched field by field.
+ * The rows the list reads (as `c`), and `q`: it matches when one of the searched fields contains
+ * it. Through the trigram index, the rows are the search function's, whole (an owner's function,
+ * so row-level security does not keep the planner from the index: migrations 0015 and 0044), and
+ * the page sorts them without reading each back. A phrase the index cannot serve (search.ts) is
+ * searched field by field in the table.
  */
-function addSearch(where: Where, accountId: string, q: string): void {
+function searchedRows(where: Where, accountId: string, q: string | undefined): string {
+  if (!q) return 'inventory_containers';
   const pattern = containsPattern(q);
   if (trigramSearchable(q)) {
-    where.addRaw(
-      `c.id in (select inventory_containers_matching(${where.next(accountId)}, ${where.next(pattern)}))`,
-    );
-    return;
+    where.narrowedBySource();
+    return `inventory_containers_search(${where.next(accountId)}, ${where.next(pattern)})`;
   }
   const param = where.next(pattern);
   // collate "default": the case folding of the indexed path (most of these columns are "C")
   where.addRaw(
     `(${CONTAINER_SEARCH_FIELDS.map((field) => `(c.${field} collate "default") ilike ${param}`).join(' or ')})`,
   );
+  return 'inventory_containers';
 }
 
 export async function listContainers(
@@ -88,7 +90,7 @@ export async function listContainers(
   for (const [key, values] of query.filters) {
     where.add(FILTER_COLUMNS[key], values);
   }
-  if (query.q) addSearch(where, accountId, query.q);
+  const rows = searchedRows(where, accountId, query.q);
   const filter = where.sql;
   // Unfiltered, the account's total is kept at ingestion (migration 0022): no count of its rows.
   // Searched and nothing else, it is the count of the search function's rows.
@@ -97,13 +99,13 @@ export async function listContainers(
     : (searchedCount('inventory_containers_matching', accountId, {
         q: query.q,
         otherFilters: query.filters.size > 0,
-      }) ?? countOf(`select count(*) as total from inventory_containers c where ${filter}`, where.params));
+      }) ?? countOf(`select count(*) as total from ${rows} c where ${filter}`, where.params));
   // A deferred join: the page's keys first, in order, from the sort's index alone (no row of the
   // account is read or sorted), from the nearer end of the list, then those rows by primary key,
-  // put in order.
+  // put in order. Searched through the trigram index, the keys are the search's rows, sorted.
   const order = sortOrder(query.sort, SORT_COLUMNS, 'c.id');
   const keys = pageRange(where, {
-    rows: `select c.account_id, c.id from inventory_containers c where ${filter}`,
+    rows: `select c.account_id, c.id from ${rows} c where ${filter}`,
     order,
     page: query.page,
     keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'inventory_containers'),

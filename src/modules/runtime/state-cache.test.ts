@@ -6,7 +6,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createCluster } from '../../../test/ingest/sample.js';
-import { exec, pushOk, type RuntimeTarget, WEB } from '../../../test/runtime/support.js';
+import {
+  exec,
+  pushOk,
+  putSettings,
+  type RuntimeTarget,
+  SAMPLE_TRUSTED_PREFIXES,
+  sampleRuntimeText,
+  WEB,
+} from '../../../test/runtime/support.js';
 import { createTenant, startTestApp, type TestApp } from '../../../test/support/harness.js';
 import type { WorkloadContainerState } from '../../engines/runtime/index.js';
 import { applyRuntimePush } from './apply-push.js';
@@ -98,6 +106,43 @@ describe('state cache with the database', () => {
     assert.notEqual(next.version, row.version);
     assert.equal(next.state.baseline.eventCount, 5);
     assert.deepEqual(cache.heldVersions([row.id]).versions, [next.version]);
+  });
+
+  test('states advanced from the cache are the states advanced from their rows', async () => {
+    // The sample stream in seven parts, twice: once from the cache, once with every kept copy made
+    // stale before each part (a write of the row renews its version), so every part reads its
+    // states back. A state the engine holds differently in memory than its JSON says (an undefined
+    // field, a non-JSON value) would make the two answer or store differently.
+    const lines = sampleRuntimeText().trim().split('\n');
+    const parts = Array.from({ length: 7 }, (_, i) =>
+      lines.slice(Math.floor((i * lines.length) / 7), Math.floor(((i + 1) * lines.length) / 7)),
+    );
+    const cached = await freshTarget();
+    const reread = await freshTarget();
+    for (const target of [cached, reread])
+      await putSettings(t, target, { trusted_ip_prefixes: SAMPLE_TRUSTED_PREFIXES });
+    const answers = { cached: [] as unknown[], reread: [] as unknown[] };
+    for (const part of parts) {
+      const body = `${part.join('\n')}\n`;
+      await t.db.query('update runtime_workloads set updated_at = updated_at where account_id = $1', [
+        reread.accountId,
+      ]);
+      const { cluster_id: _, ...fromCache } = await pushOk(t, cached, body);
+      const { cluster_id: __, ...fromRows } = await pushOk(t, reread, body);
+      answers.cached.push(fromCache);
+      answers.reread.push(fromRows);
+    }
+    assert.deepEqual(answers.cached, answers.reread);
+    const states = async (target: RuntimeTarget) => {
+      const { rows } = await t.db.query<{ workload_key: string; state: string }>(
+        'select workload_key, state from runtime_workloads where account_id = $1 order by workload_key',
+        [target.accountId],
+      );
+      return rows.map((row) => JSON.parse(row.state.replaceAll(target.clusterId, '<cluster>')));
+    };
+    const fromCache = await states(cached);
+    assert.equal(fromCache.length, 3);
+    assert.deepEqual(fromCache, await states(reread));
   });
 
   test('a state another writer changed is read again, not taken from the cache', async () => {

@@ -79,7 +79,8 @@ function listOrder(sort: Sort<PackageSortField>): ListOrder {
   ];
 }
 
-function whereOf(accountId: string, query: PackageQuery): Where {
+/** The list's filters, and the rows they apply to (as `p`): the table, or a search's rows. */
+function whereOf(accountId: string, query: PackageQuery): { where: Where; rows: string } {
   const where = new Where('p.account_id = $', accountId);
   const names = query.filters.get('name');
   if (names) where.add('p.name = any($::text[])', names);
@@ -90,29 +91,30 @@ function whereOf(accountId: string, query: PackageQuery): Where {
     // Severity values come from a closed list, so the column names below are never caller text.
     where.addRaw(`(${query.severities.map((severity) => `p.${severity}_count > 0`).join(' or ')})`);
   }
-  if (query.q) addSearch(where, accountId, query.q);
-  return where;
+  return { where, rows: searchedRows(where, accountId, query.q) };
 }
 
 /**
- * `q` matches when the name or the version contains it. Through the trigram index (an owner's
- * function, so row-level security does not keep the planner from it: migration 0042), unless the
- * phrase is one the index cannot serve (search.ts): those are searched field by field.
+ * `q` matches when the name or the version contains it. Through the trigram index, the rows are
+ * the search function's, whole (an owner's function, so row-level security does not keep the
+ * planner from the index: migrations 0042 and 0044), and the page sorts them without joining
+ * them back to the account's packages. A phrase the index cannot serve (search.ts) is searched
+ * field by field in the table.
  */
-function addSearch(where: Where, accountId: string, q: string): void {
+function searchedRows(where: Where, accountId: string, q: string | undefined): string {
+  if (!q) return 'vulnerability_packages';
   const pattern = containsPattern(q);
   if (trigramSearchable(q)) {
-    where.addRaw(
-      `p.id in (select vulnerability_packages_matching(${where.next(accountId)}, ${where.next(pattern)}))`,
-    );
-    return;
+    where.narrowedBySource();
+    return `vulnerability_packages_search(${where.next(accountId)}, ${where.next(pattern)})`;
   }
   const param = where.next(pattern);
   where.addRaw(`(p.name ilike ${param} or p.version ilike ${param})`);
+  return 'vulnerability_packages';
 }
 
 export async function listPackages(db: Executor, accountId: string, query: PackageQuery) {
-  const where = whereOf(accountId, query);
+  const { where, rows: searched } = whereOf(accountId, query);
   // Unfiltered, the account's total is kept at ingestion (migration 0022); searched and nothing
   // else, it is the count of the search function's rows.
   const total = !where.filtered
@@ -122,13 +124,13 @@ export async function listPackages(db: Executor, accountId: string, query: Packa
         otherFilters: query.filters.size > 0,
       }) ??
       countOf(
-        `${IN_USE_IMAGES} select count(*) as total from vulnerability_packages p where ${where.sql}`,
+        `${IN_USE_IMAGES} select count(*) as total from ${searched} p where ${where.sql}`,
         where.params,
       ));
   // The page's rows first, from the nearer end of the list, then `in_use` of those alone.
   const order = listOrder(query.sort);
   const rows = pageRange(where, {
-    rows: `select p.account_id, ${COLUMNS} from vulnerability_packages p where ${where.sql}`,
+    rows: `select p.account_id, ${COLUMNS} from ${searched} p where ${where.sql}`,
     order,
     page: query.page,
     keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'vulnerability_packages'),
