@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { containsPattern, searchedCount, trigramSearchable } from '../../http/search.js';
+import { searchedCount, searchedRows, type TrigramSearch } from '../../http/search.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { pageRange } from '../list-totals/page-range.js';
 import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
@@ -55,26 +55,17 @@ const FILTER_COLUMNS = Object.fromEntries(
 ) as Record<ContainerFilterKey, string>;
 
 /**
- * The rows the list reads (as `c`), and `q`: it matches when one of the searched fields contains
- * it. Through the trigram index, the rows are the search function's, whole (an owner's function,
- * so row-level security does not keep the planner from the index: migrations 0015 and 0044), and
- * the page sorts them without reading each back. A phrase the index cannot serve (search.ts) is
- * searched field by field in the table.
+ * `q` matches when one of the searched fields contains it: through the trigram index, the page
+ * sorts the search function's rows (search.ts).
  */
-function searchedRows(where: Where, accountId: string, q: string | undefined): string {
-  if (!q) return 'inventory_containers';
-  const pattern = containsPattern(q);
-  if (trigramSearchable(q)) {
-    where.narrowedBySource();
-    return `inventory_containers_search(${where.next(accountId)}, ${where.next(pattern)})`;
-  }
-  const param = where.next(pattern);
+const SEARCH: TrigramSearch = {
+  table: 'inventory_containers',
+  ids: 'inventory_containers_matching',
+  rows: 'inventory_containers_search',
   // collate "default": the case folding of the indexed path (most of these columns are "C")
-  where.addRaw(
+  fieldByField: (param) =>
     `(${CONTAINER_SEARCH_FIELDS.map((field) => `(c.${field} collate "default") ilike ${param}`).join(' or ')})`,
-  );
-  return 'inventory_containers';
-}
+};
 
 export async function listContainers(
   db: Executor,
@@ -90,13 +81,13 @@ export async function listContainers(
   for (const [key, values] of query.filters) {
     where.add(FILTER_COLUMNS[key], values);
   }
-  const rows = searchedRows(where, accountId, query.q);
+  const rows = searchedRows(where, accountId, query.q, SEARCH);
   const filter = where.sql;
   // Unfiltered, the account's total is kept at ingestion (migration 0022): no count of its rows.
   // Searched and nothing else, it is the count of the search function's rows.
   const total = !where.filtered
     ? keptTotal(accountId, 'inventory_containers')
-    : (searchedCount('inventory_containers_matching', accountId, {
+    : (searchedCount(SEARCH, accountId, {
         q: query.q,
         otherFilters: query.filters.size > 0,
       }) ?? countOf(`select count(*) as total from ${rows} c where ${filter}`, where.params));

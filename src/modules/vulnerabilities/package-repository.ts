@@ -6,7 +6,7 @@
 import type { Executor } from '../../db/database.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { containsPattern, searchedCount, trigramSearchable } from '../../http/search.js';
+import { searchedCount, searchedRows, type TrigramSearch } from '../../http/search.js';
 import { type ListOrder, orderSql, type Sort } from '../../http/sort.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
 import { pageRange } from '../list-totals/page-range.js';
@@ -91,27 +91,19 @@ function whereOf(accountId: string, query: PackageQuery): { where: Where; rows: 
     // Severity values come from a closed list, so the column names below are never caller text.
     where.addRaw(`(${query.severities.map((severity) => `p.${severity}_count > 0`).join(' or ')})`);
   }
-  return { where, rows: searchedRows(where, accountId, query.q) };
+  return { where, rows: searchedRows(where, accountId, query.q, SEARCH) };
 }
 
 /**
- * `q` matches when the name or the version contains it. Through the trigram index, the rows are
- * the search function's, whole (an owner's function, so row-level security does not keep the
- * planner from the index: migrations 0042 and 0044), and the page sorts them without joining
- * them back to the account's packages. A phrase the index cannot serve (search.ts) is searched
- * field by field in the table.
+ * `q` matches when the name or the version contains it: through the trigram index, the page sorts
+ * the search function's rows (search.ts).
  */
-function searchedRows(where: Where, accountId: string, q: string | undefined): string {
-  if (!q) return 'vulnerability_packages';
-  const pattern = containsPattern(q);
-  if (trigramSearchable(q)) {
-    where.narrowedBySource();
-    return `vulnerability_packages_search(${where.next(accountId)}, ${where.next(pattern)})`;
-  }
-  const param = where.next(pattern);
-  where.addRaw(`(p.name ilike ${param} or p.version ilike ${param})`);
-  return 'vulnerability_packages';
-}
+const SEARCH: TrigramSearch = {
+  table: 'vulnerability_packages',
+  ids: 'vulnerability_packages_matching',
+  rows: 'vulnerability_packages_search',
+  fieldByField: (param) => `(p.name ilike ${param} or p.version ilike ${param})`,
+};
 
 export async function listPackages(db: Executor, accountId: string, query: PackageQuery) {
   const { where, rows: searched } = whereOf(accountId, query);
@@ -119,7 +111,7 @@ export async function listPackages(db: Executor, accountId: string, query: Packa
   // else, it is the count of the search function's rows.
   const total = !where.filtered
     ? keptTotal(accountId, 'vulnerability_packages')
-    : (searchedCount('vulnerability_packages_matching', accountId, {
+    : (searchedCount(SEARCH, accountId, {
         q: query.q,
         otherFilters: query.filters.size > 0,
       }) ??
