@@ -33,6 +33,29 @@ export function clusterLists(size: DatasetSize, clusterName: string) {
 }
 
 /** What `run` knows of the template: its size, the measured account and its key, and the phase's own. */
+/**
+ * The measured account's clusters with their Kubernetes objects, pushed as populateAccount pushes
+ * them (what the scan and runtime phases find stored when they start); the first cluster's id.
+ */
+export async function pushMeasuredClusters(
+  client: ApiClient,
+  credentials: Credentials,
+  size: DatasetSize,
+): Promise<{ clusterId: string }> {
+  const account = `/accounts/${credentials.accountId}`;
+  const clusterIds: string[] = [];
+  for (let c = 0; c < size.clusters; c++) {
+    const cluster = await client.post<{ id: string; name: string }>(`${account}/clusters`, {
+      name: `prod-${c}`,
+    });
+    clusterIds.push(cluster.id);
+    const ingest = `${account}/clusters/${cluster.id}/ingest/kubernetes`;
+    for (const list of clusterLists(size, cluster.name)) await client.push(ingest, JSON.stringify(list));
+    console.log(`cluster ${c} pushed`);
+  }
+  return { clusterId: clusterIds[0]! };
+}
+
 export interface ReplayState {
   size: SizeName;
   accountId: string;

@@ -15,26 +15,15 @@
  * `--events` defaults to the template size's runtime events. Start `dist/server.js` unless told
  * another build: `npm run build:server` first. Not a test.
  */
-import { clusterLists, prepareTemplate, replayCommand, runOnClone } from './phase-replay.js';
+import { prepareTemplate, pushMeasuredClusters, replayCommand, runOnClone } from './phase-replay.js';
 import { runtimePushes } from './seed.js';
 import { SIZES, type SizeName } from './sizes.js';
 
 const { command, template, rest } = replayCommand('runtime-phase.ts');
 
 if (command === 'prepare') {
-  await prepareTemplate(template, (rest[0] ?? 'small') as SizeName, async (client, credentials, size) => {
-    const account = `/accounts/${credentials.accountId}`;
-    const clusterIds: string[] = [];
-    for (let c = 0; c < size.clusters; c++) {
-      const cluster = await client.post<{ id: string; name: string }>(`${account}/clusters`, {
-        name: `prod-${c}`,
-      });
-      clusterIds.push(cluster.id);
-      const ingest = `${account}/clusters/${cluster.id}/ingest/kubernetes`;
-      for (const list of clusterLists(size, cluster.name)) await client.push(ingest, JSON.stringify(list));
-    }
-    return { clusterId: clusterIds[0] };
-  });
+  // The measured account up to its runtime pushes: clusters and pods, as populateAccount pushes them.
+  await prepareTemplate(template, (rest[0] ?? 'small') as SizeName, pushMeasuredClusters);
 } else {
   await runOnClone(template, rest, async (client, state) => {
     const eventsAt = rest.indexOf('--events');

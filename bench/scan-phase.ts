@@ -16,27 +16,14 @@
  * template's credentials are kept in /tmp/<template>.json. Not a test.
  */
 import { scanReport } from './dataset/scans.js';
-import { clusterLists, prepareTemplate, replayCommand, runOnClone } from './phase-replay.js';
+import { prepareTemplate, pushMeasuredClusters, replayCommand, runOnClone } from './phase-replay.js';
 import { SIZES, type SizeName } from './sizes.js';
 
 const { command, template, rest } = replayCommand('scan-phase.ts');
 
 if (command === 'prepare') {
   // The measured account up to its scans: clusters and pods, as populateAccount pushes them.
-  await prepareTemplate(template, (rest[0] ?? 'medium') as SizeName, async (client, credentials, size) => {
-    const account = `/accounts/${credentials.accountId}`;
-    const clusterIds: string[] = [];
-    for (let c = 0; c < size.clusters; c++) {
-      const cluster = await client.post<{ id: string; name: string }>(`${account}/clusters`, {
-        name: `prod-${c}`,
-      });
-      clusterIds.push(cluster.id);
-      const ingest = `${account}/clusters/${cluster.id}/ingest/kubernetes`;
-      for (const list of clusterLists(size, cluster.name)) await client.push(ingest, JSON.stringify(list));
-      console.log(`cluster ${c} pushed`);
-    }
-    return { clusterId: clusterIds[0] };
-  });
+  await prepareTemplate(template, (rest[0] ?? 'medium') as SizeName, pushMeasuredClusters);
 } else {
   await runOnClone(template, rest, async (client, state) => {
     const size = SIZES[state.size].dataset;
