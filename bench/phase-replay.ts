@@ -160,7 +160,7 @@ export interface PhaseResult {
 export async function runOnClone(
   template: string,
   args: readonly string[],
-  phase: (client: ApiClient, state: ReplayState) => Promise<PhaseResult>,
+  phase: (client: ApiClient, state: ReplayState, serverPid: number) => Promise<PhaseResult>,
 ): Promise<void> {
   const state = JSON.parse(readFileSync(stateFile(template), 'utf8')) as ReplayState;
   const dist = args[0] && !args[0].startsWith('--') ? args[0] : 'dist';
@@ -176,7 +176,7 @@ export async function runOnClone(
     const dbBefore = await backendsCpu(clone);
     const cpuBefore = cpuMsOf(server.pid);
     const started = performance.now();
-    const { unit, items, details } = await phase(client, state);
+    const { unit, items, details } = await phase(client, state, server.pid);
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuMsOf(server.pid) - cpuBefore;
     let dbCpu = 0;

@@ -15,9 +15,18 @@
  * `--events` defaults to the template size's runtime events. Start `dist/server.js` unless told
  * another build: `npm run build:server` first. Not a test.
  */
+import { readFileSync } from 'node:fs';
 import { prepareTemplate, pushMeasuredClusters, replayCommand, runOnClone } from './phase-replay.js';
 import { runtimePushes } from './seed.js';
 import { SIZES, type SizeName } from './sizes.js';
+
+/** VmRSS, VmHWM and the anonymous and file-backed shares of a process, in MiB, from /proc. */
+function memoryOf(pid: number): Record<string, number> {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  const mib = (field: string) => Math.round(kib(field) / 102.4) / 10;
+  return { rss: mib('VmRSS'), hwm: mib('VmHWM'), anon: mib('RssAnon'), file: mib('RssFile') };
+}
 
 const { command, template, rest } = replayCommand('runtime-phase.ts');
 
@@ -25,7 +34,7 @@ if (command === 'prepare') {
   // The measured account up to its runtime pushes: clusters and pods, as populateAccount pushes them.
   await prepareTemplate(template, (rest[0] ?? 'small') as SizeName, pushMeasuredClusters);
 } else {
-  await runOnClone(template, rest, async (client, state) => {
+  await runOnClone(template, rest, async (client, state, serverPid) => {
     const eventsAt = rest.indexOf('--events');
     const events = eventsAt >= 0 ? Number(rest[eventsAt + 1]) : SIZES[state.size].dataset.runtimeEvents;
     const url = `/accounts/${state.accountId}/clusters/${state.clusterId}/ingest/runtime`;
@@ -38,10 +47,17 @@ if (command === 'prepare') {
     }
     // The phase's own rate leaves out generating the stream, which runOnClone's clock includes.
     const pushing = msPerPush.reduce((sum, ms) => sum + ms, 0) / 1000;
+    const memory: Record<string, unknown> = {};
+    if (rest.includes('--memory')) {
+      // The server's memory after the pushes, then once the state cache's idle time has passed.
+      memory.after_pushes = memoryOf(serverPid);
+      await new Promise((resolve) => setTimeout(resolve, Number(process.env.IDLE_MS ?? 125_000)));
+      memory.after_idle = memoryOf(serverPid);
+    }
     return {
       unit: 'events',
       items: events,
-      details: { events_per_s_pushing: Math.round(events / pushing), ms_per_push: msPerPush },
+      details: { events_per_s_pushing: Math.round(events / pushing), ms_per_push: msPerPush, ...memory },
     };
   });
 }
