@@ -10,9 +10,10 @@
  *   DATABASE_URL=postgres://posture:posture@127.0.0.1:5432/posture \
  *     npx tsx bench/runtime-phase.ts prepare posture_runtime_tpl [size]
  *   DATABASE_URL=... npx tsx bench/runtime-phase.ts run posture_runtime_tpl [dist-dir] [--prof dir]
- *     [--events n]
+ *     [--events n] [--memory]
  *
- * `--events` defaults to the template size's runtime events. Start `dist/server.js` unless told
+ * `--events` defaults to the template size's runtime events. `--memory` adds the server's RSS
+ * after the pushes and after an idle wait of IDLE_MS (default 125 s, past the state cache's 60 s). Start `dist/server.js` unless told
  * another build: `npm run build:server` first. Not a test.
  */
 import { readFileSync } from 'node:fs';
