@@ -32,7 +32,6 @@ export function clusterLists(size: DatasetSize, clusterName: string) {
   ];
 }
 
-/** What `run` knows of the template: its size, the measured account and its key, and the phase's own. */
 /**
  * The measured account's clusters with their Kubernetes objects, pushed as populateAccount pushes
  * them (what the scan and runtime phases find stored when they start); the first cluster's id.
@@ -56,6 +55,7 @@ export async function pushMeasuredClusters(
   return { clusterId: clusterIds[0]! };
 }
 
+/** What `run` knows of the template: its size, the measured account and its key, and the phase's own. */
 export interface ReplayState {
   size: SizeName;
   accountId: string;

@@ -13,21 +13,13 @@
  *     [--events n] [--memory]
  *
  * `--events` defaults to the template size's runtime events. `--memory` adds the server's RSS
- * after the pushes and after an idle wait of IDLE_MS (default 125 s, past the state cache's 60 s). Start `dist/server.js` unless told
- * another build: `npm run build:server` first. Not a test.
+ * after the pushes and after an idle wait of IDLE_MS (default 125 s, past the state cache's 60 s).
+ * Starts `dist/server.js` unless told another build: `npm run build:server` first. Not a test.
  */
-import { readFileSync } from 'node:fs';
 import { prepareTemplate, pushMeasuredClusters, replayCommand, runOnClone } from './phase-replay.js';
 import { runtimePushes } from './seed.js';
+import { memoryOf } from './server-process.js';
 import { SIZES, type SizeName } from './sizes.js';
-
-/** VmRSS, VmHWM and the anonymous and file-backed shares of a process, in MiB, from /proc. */
-function memoryOf(pid: number): Record<string, number> {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  const mib = (field: string) => Math.round(kib(field) / 102.4) / 10;
-  return { rss: mib('VmRSS'), hwm: mib('VmHWM'), anon: mib('RssAnon'), file: mib('RssFile') };
-}
 
 const { command, template, rest } = replayCommand('runtime-phase.ts');
 

@@ -176,11 +176,18 @@ export async function startServer(store: Store): Promise<ServerProcess> {
   };
 }
 
-/** Resident set and its peak (VmHWM) of a process, in MiB, from /proc (Linux). */
-export function memoryOf(pid: number): { rss_mib: number; hwm_mib: number } {
+/** Resident set, its peak (VmHWM) and its anonymous and file-backed shares of a process, in MiB, from /proc (Linux). */
+export function memoryOf(pid: number): {
+  rss_mib: number;
+  hwm_mib: number;
+  anon_mib: number;
+  file_mib: number;
+} {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rss_mib: Math.round(kib('VmRSS') / 102.4) / 10, hwm_mib: Math.round(kib('VmHWM') / 102.4) / 10 };
+  const mib = (field: string) =>
+    Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 102.4) / 10;
+  // The resident set's anonymous share (heaps) apart from its file-backed one (code, libraries).
+  return { rss_mib: mib('VmRSS'), hwm_mib: mib('VmHWM'), anon_mib: mib('RssAnon'), file_mib: mib('RssFile') };
 }
 
 /** Resets the peak resident set of `pid` to its current size (Linux: clear_refs 5). */

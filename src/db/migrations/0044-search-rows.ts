@@ -1,5 +1,22 @@
 import type { Migration } from '../migrator.js';
 
+/** The account's rows of `table` whose stored search text contains p_pattern (an ILIKE pattern), whole. */
+const rowsFunction = (table: string) => `
+create function ${table}_search(p_account uuid, p_pattern text)
+  returns setof ${table}
+  language sql stable security definer
+  set search_path = pg_catalog, public
+  rows 200
+  as $$
+    select t.* from public.${table} t
+     where t.account_id = p_account
+       and (p_account = any ((select public.posture_scope_account_ids())::uuid[])
+            or (select public.posture_scope_system())
+            or (select public.posture_session_unbound('public.${table}')))
+       and t.search_text like lower(p_pattern collate "default")
+  $$;
+`;
+
 /**
  * `q` on inventory containers and packages without reading each match back (docs/performance.md,
  * "Fix 21").
@@ -17,37 +34,7 @@ import type { Migration } from '../migrator.js';
  * role the policies do not bind). A list searched and nothing else keeps counting the ids
  * functions' rows, which materialize less.
  */
-const scopeRule = (table: string) => `(p_account = any ((select public.posture_scope_account_ids())::uuid[])
-            or (select public.posture_scope_system())
-            or (select public.posture_session_unbound('public.${table}')))`;
-
 export const searchRows: Migration = {
   id: '0044-search-rows',
-  sql: `
--- the account's containers whose searched fields contain p_pattern (an ILIKE pattern), whole
-create function inventory_containers_search(p_account uuid, p_pattern text)
-  returns setof inventory_containers
-  language sql stable security definer
-  set search_path = pg_catalog, public
-  rows 200
-  as $$
-    select c.* from public.inventory_containers c
-     where c.account_id = p_account
-       and ${scopeRule('inventory_containers')}
-       and c.search_text like lower(p_pattern collate "default")
-  $$;
-
--- the account's packages whose name or version contains p_pattern (an ILIKE pattern), whole
-create function vulnerability_packages_search(p_account uuid, p_pattern text)
-  returns setof vulnerability_packages
-  language sql stable security definer
-  set search_path = pg_catalog, public
-  rows 200
-  as $$
-    select p.* from public.vulnerability_packages p
-     where p.account_id = p_account
-       and ${scopeRule('vulnerability_packages')}
-       and p.search_text like lower(p_pattern collate "default")
-  $$;
-`,
+  sql: rowsFunction('inventory_containers') + rowsFunction('vulnerability_packages'),
 };
