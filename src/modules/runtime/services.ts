@@ -46,7 +46,7 @@ export function createRuntimeServices(deps: {
   const { config, db, accounts, clusters } = deps;
   const llm = llmConfigOf(config);
   const runtimeLlmQueue = llm ? createLlmQueue({ db, analyser: createLlmAnalyser(llm) }) : null;
-  const runtimeStateCache = createStateCache();
+  const runtimeStateCache = createStateCache({ maxChars: config.RUNTIME_STATE_CACHE_MB * 1024 * 1024 });
   return {
     runtimeIngest: createRuntimeIngestService({
       db,

@@ -22,6 +22,10 @@ import { lockRuntimeOfCluster } from './ingest-service.js';
 import { loadRuntimeSettings } from './settings-service.js';
 import { createStateCache } from './state-cache.js';
 
+/** The cache is off by default (RUNTIME_STATE_CACHE_MB): these tests turn it on, at its old budget. */
+const CACHE_MB = 16;
+const CACHE_CHARS = CACHE_MB * 1024 * 1024;
+
 const stateNamed = (name: string) => ({ name }) as unknown as WorkloadContainerState;
 
 describe('state cache', () => {
@@ -67,7 +71,7 @@ describe('state cache', () => {
 describe('state cache with the database', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ RUNTIME_STATE_CACHE_MB: CACHE_MB });
   });
   after(() => t.close());
 
@@ -161,7 +165,7 @@ describe('state cache with the database', () => {
 
   test('a push rolled back after advancing a held state leaves the cache without it', async () => {
     const target = await freshTarget();
-    const cache = createStateCache();
+    const cache = createStateCache({ maxChars: CACHE_CHARS });
     // What the ingest service does: the cluster's lock, the push, and the states kept after commit.
     const push = (batch: ReturnType<typeof events>, fail = false) =>
       t.db.transaction(async (tx) => {

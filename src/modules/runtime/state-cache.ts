@@ -12,7 +12,7 @@
  * holds none.
  *
  * @example
- *   const cache = createStateCache();
+ *   const cache = createStateCache({ maxChars: 16 * 1024 * 1024 });
  *   const held = cache.heldVersions(ids);               // sent with the load query
  *   const state = cache.take(id, versionOfRow);         // when the row's version matched
  *   cache.keep(id, storedVersion, state, json.length);  // after the commit
@@ -20,17 +20,13 @@
 import type { WorkloadContainerState } from '../../engines/runtime/index.js';
 
 export interface StateCacheLimits {
-  /** the JSON length of all held states together, in characters */
+  /** the JSON length of all held states together, in characters; 0 holds none */
   maxChars: number;
-  /** a state not kept again within this time is dropped */
-  idleMs: number;
+  /** a state not kept again within this time is dropped (default 60 s) */
+  idleMs?: number;
 }
 
-export const DEFAULT_STATE_CACHE_LIMITS: StateCacheLimits = {
-  // About 80 containers of the benchmark's size; parsed, a few times that in heap.
-  maxChars: 16 * 1024 * 1024,
-  idleMs: 60_000,
-};
+const DEFAULT_IDLE_MS = 60_000;
 
 interface Entry {
   version: string;
@@ -52,10 +48,8 @@ export interface StateCache {
   readonly size: { states: number; chars: number };
 }
 
-export function createStateCache(
-  limits: StateCacheLimits = DEFAULT_STATE_CACHE_LIMITS,
-  clock: () => number = Date.now,
-): StateCache {
+export function createStateCache(limits: StateCacheLimits, clock: () => number = Date.now): StateCache {
+  const { maxChars, idleMs = DEFAULT_IDLE_MS } = limits;
   // Insertion order is keep order: the front holds the least recently kept.
   const entries = new Map<string, Entry>();
   let chars = 0;
@@ -65,13 +59,13 @@ export function createStateCache(
     chars -= entry.chars;
   };
   const dropIdle = () => {
-    const oldest = clock() - limits.idleMs;
+    const oldest = clock() - idleMs;
     for (const [id, entry] of entries) {
       if (entry.keptAt > oldest) break;
       drop(id, entry);
     }
   };
-  const timer = setInterval(dropIdle, limits.idleMs);
+  const timer = setInterval(dropIdle, idleMs);
   timer.unref();
 
   return {
@@ -94,11 +88,11 @@ export function createStateCache(
     keep(id, version, state, size) {
       const previous = entries.get(id);
       if (previous) drop(id, previous);
-      if (size > limits.maxChars) return;
+      if (size > maxChars) return;
       entries.set(id, { version, state, chars: size, keptAt: clock() });
       chars += size;
       for (const [oldestId, oldest] of entries) {
-        if (chars <= limits.maxChars) break;
+        if (chars <= maxChars) break;
         drop(oldestId, oldest);
       }
       dropIdle();

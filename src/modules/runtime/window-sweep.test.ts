@@ -29,9 +29,13 @@ import { loadRuntimeSettings } from './settings-service.js';
 import { createStateCache } from './state-cache.js';
 import { createWindowSweep, SWEEP_CREATED_BY, type SweepOutcome } from './window-sweep.js';
 
+/** The cache is off by default (RUNTIME_STATE_CACHE_MB): these tests turn it on, at its old budget. */
+const CACHE_MB = 16;
+const CACHE_CHARS = CACHE_MB * 1024 * 1024;
+
 let t: TestApp;
 before(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ RUNTIME_STATE_CACHE_MB: CACHE_MB });
 });
 after(() => t.close());
 
@@ -214,7 +218,7 @@ describe('with a concurrent push', () => {
     await pushOk(t, x, tenMinutes(WEB, base));
 
     let sweep: Promise<SweepOutcome> | undefined;
-    const cache = createStateCache();
+    const cache = createStateCache({ maxChars: CACHE_CHARS });
     await t.db.transaction(async (tx) => {
       // What the ingest service does for a push: the cluster's runtime lock, then the push.
       await lockRuntimeOfCluster(tx, cluster.id);
