@@ -1,5 +1,3 @@
-import type { Statement } from '../db/database.js';
-
 /**
  * `q`: a case-insensitive substring search over an endpoint's documented text fields. The phrase
  * is matched literally: `%`, `_` and `\` in it are escaped before it reaches ILIKE, whose default
@@ -27,15 +25,13 @@ export function trigramSearchable(q: string): boolean {
 }
 
 /**
- * A table whose `q` goes through a trigram index over a stored search text, by owner's functions
- * (SECURITY DEFINER, so row-level security does not keep the planner from the index) that apply
- * the account and the caller's scope themselves: migrations 0015 and 0029 (inventory containers),
- * 0042 (packages), 0044 (the rows whole).
+ * A table whose `q` goes through a trigram index over a stored search text, by an owner's function
+ * (SECURITY DEFINER, so row-level security does not keep the planner from the index) that applies
+ * the account and the caller's scope itself and returns the matching rows whole: migrations 0015
+ * and 0029 (inventory containers), 0042 (packages), 0044 (the rows whole).
  */
 export interface TrigramSearch {
   table: 'inventory_containers' | 'vulnerability_packages';
-  /** returns the matching rows' ids: what a count needs */
-  ids: 'inventory_containers_matching' | 'vulnerability_packages_matching';
   /** returns the matching rows whole: what a page sorts, without reading each match back */
   rows: 'inventory_containers_search' | 'vulnerability_packages_search';
   /** the filter clause matching the ILIKE pattern bound as `param` field by field */
@@ -49,6 +45,25 @@ interface SearchedWhere {
   narrowedBySource(): unknown;
 }
 
+/** The rows a list reads (as its alias), and whether they are a search function's. */
+export interface SearchedRows {
+  /** the FROM item: the table, or the search function's call */
+  rows: string;
+  /**
+   * The search function's rows: the page's keys count them too (`TOTAL_OF_KEYS`), so one run of
+   * the search serves the page and its `total_count` (list-totals' `pageCarryingTotal`). Counted
+   * in a statement of its own, the search ran twice per request: the index scan and the recheck
+   * of every match were most of a searched page's cost (docs/performance.md, "Fix 22").
+   */
+  countedWithPage: boolean;
+}
+
+/**
+ * The column a searched page's key select adds: the count of every row its filters let through,
+ * computed before the sort and the limit cut the page. It is the same on each row of the page.
+ */
+export const TOTAL_OF_KEYS = 'count(*) over () as total';
+
 /**
  * The rows a list reads, searched by `q`: through the trigram index, the search function's rows
  * (the list is then narrowed by its source rather than by a clause); a phrase the index cannot
@@ -59,33 +74,16 @@ export function searchedRows(
   accountId: string,
   q: string | undefined,
   search: TrigramSearch,
-): string {
-  if (!q) return search.table;
+): SearchedRows {
+  if (!q) return { rows: search.table, countedWithPage: false };
   const pattern = containsPattern(q);
   if (trigramSearchable(q)) {
     where.narrowedBySource();
-    return `${search.rows}(${where.next(accountId)}, ${where.next(pattern)})`;
+    return {
+      rows: `${search.rows}(${where.next(accountId)}, ${where.next(pattern)})`,
+      countedWithPage: true,
+    };
   }
   where.addRaw(search.fieldByField(where.next(pattern)));
-  return search.table;
-}
-
-/**
- * The count of a list whose one filter is a `q` the trigram index serves: the rows its ids
- * function returns, which materializes less than the rows function. For a large match set
- * reading each match back by primary key was about half of the count (docs/performance.md,
- * "Fix 19"). Undefined when the list has another filter, or no such `q`: it counts its own rows
- * then.
- */
-export function searchedCount(
-  search: TrigramSearch,
-  accountId: string,
-  filters: { q: string | undefined; otherFilters: boolean },
-): Statement | undefined {
-  const { q, otherFilters } = filters;
-  if (otherFilters || !q || !trigramSearchable(q)) return undefined;
-  return {
-    sql: `select count(*) as total from ${search.ids}($1, $2)`,
-    params: [accountId, containsPattern(q)],
-  };
+  return { rows: search.table, countedWithPage: false };
 }

@@ -117,6 +117,15 @@ describe('package rows', () => {
     assert.deepEqual(await list('&q=50%25_'), []);
     const holds = (row: Row, phrase: string) => `${row.name}\n${row.version}`.toLowerCase().includes(phrase);
     const contains = (phrase: string) => names(all.filter((row) => holds(row, phrase)));
+    // A searched page carries its total (search.ts); a page past the end is counted apart.
+    const pastTheEnd = await get(
+      t,
+      account,
+      `/accounts/${account.accountId}/inventory_packages?offset=500&q=lib`,
+    );
+    assert.deepEqual(pastTheEnd.body.entries, []);
+    assert.ok(all.length < 500 && contains('lib').length > 0);
+    assert.equal(pastTheEnd.body.total_count, contains('lib').length);
     // The search's rows with other filters on them: the page and its total_count (packages()).
     for (const [q, filters, keep] of [
       ['lib', 'severity:high', (row: Row) => row.high_count > 0],

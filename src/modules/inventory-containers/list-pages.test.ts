@@ -220,6 +220,11 @@ describe('inventory containers: q through the trigram index', () => {
       `?limit=1000&q=zqtok&filters=${encodeURIComponent('image_tag:pre-ZqTok2W-post')}`,
     );
     assert.equal(filtered.total_count, 1);
+    // The page's rows carry the search's total; a page past the end has none, and is counted apart.
+    const pastTheEnd = await list(`?limit=3&offset=${SEARCHED.length}&q=zqtok`);
+    assert.deepEqual(pastTheEnd.entries, []);
+    assert.equal(pastTheEnd.total_count, SEARCHED.length);
+    assert.ok(!('total' in res.entries[0]), 'the carried total is not a field of an entry');
     const theirs = await t.request({
       method: 'GET',
       url: `/accounts/${other.accountId}/inventory_containers?q=zqtok0w`,

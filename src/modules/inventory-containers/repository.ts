@@ -2,10 +2,16 @@ import type { Executor } from '../../db/database.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { searchedCount, searchedRows, type TrigramSearch } from '../../http/search.js';
+import { searchedRows, TOTAL_OF_KEYS, type TrigramSearch } from '../../http/search.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
+import {
+  countOf,
+  keptTotal,
+  keptTotalOf,
+  pageCarryingTotal,
+  pageWithTotal,
+} from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import { CONTAINER_FILTER_KEYS, CONTAINER_SEARCH_FIELDS, CONTAINER_SORT_FIELDS } from './schemas.js';
 
@@ -60,7 +66,6 @@ const FILTER_COLUMNS = Object.fromEntries(
  */
 const SEARCH: TrigramSearch = {
   table: 'inventory_containers',
-  ids: 'inventory_containers_matching',
   rows: 'inventory_containers_search',
   // collate "default": the case folding of the indexed path (most of these columns are "C")
   fieldByField: (param) =>
@@ -81,29 +86,32 @@ export async function listContainers(
   for (const [key, values] of query.filters) {
     where.add(FILTER_COLUMNS[key], values);
   }
-  const rows = searchedRows(where, accountId, query.q, SEARCH);
+  const { rows, countedWithPage } = searchedRows(where, accountId, query.q, SEARCH);
   const filter = where.sql;
-  // Unfiltered, the account's total is kept at ingestion (migration 0022): no count of its rows.
-  // Searched and nothing else, it is the count of the search function's rows.
-  const total = !where.filtered
-    ? keptTotal(accountId, 'inventory_containers')
-    : (searchedCount(SEARCH, accountId, {
-        q: query.q,
-        otherFilters: query.filters.size > 0,
-      }) ?? countOf(`select count(*) as total from ${rows} c where ${filter}`, where.params));
+  const count = countOf(`select count(*) as total from ${rows} c where ${filter}`, where.params);
   // A deferred join: the page's keys first, in order, from the sort's index alone (no row of the
   // account is read or sorted), from the nearer end of the list, then those rows by primary key,
-  // put in order. Searched through the trigram index, the keys are the search's rows, sorted.
+  // put in order. Searched through the trigram index, the keys are the search's rows, sorted, and
+  // they count every match too: the page carries its total.
   const order = sortOrder(query.sort, SORT_COLUMNS, 'c.id');
   const keys = pageRange(where, {
-    rows: `select c.account_id, c.id from ${rows} c where ${filter}`,
+    rows: `select c.account_id, c.id${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from ${rows} c where ${filter}`,
     order,
     page: query.page,
     keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'inventory_containers'),
   });
-  const page = `select ${COLUMNS}
+  const page = {
+    sql: `select ${COLUMNS}${countedWithPage ? ', k.total' : ''}
        from ${keys} k
        join inventory_containers c on c.account_id = k.account_id and c.id = k.id
-      ${orderSql(order)}`;
-  return pageWithTotal<ContainerRow>(db, { sql: page, params: where.params }, total);
+      ${orderSql(order)}`,
+    params: where.params,
+  };
+  if (countedWithPage) return pageCarryingTotal<ContainerRow>(db, page, count);
+  // Unfiltered, the account's total is kept at ingestion (migration 0022): no count of its rows.
+  return pageWithTotal<ContainerRow>(
+    db,
+    page,
+    where.filtered ? count : keptTotal(accountId, 'inventory_containers'),
+  );
 }

@@ -73,3 +73,22 @@ export async function pageWithTotal<Row>(
   const [rows, counted] = await queryAll(db, [page, total]);
   return { rows: rows!.rows as Row[], total: Number(counted!.rows[0]?.total ?? 0) };
 }
+
+/**
+ * A page whose rows carry their list's total in a `total` column (search.ts, `TOTAL_OF_KEYS`):
+ * one statement, so one run of what the list reads for both. A page past the list's end has no
+ * row to carry it: the list is then counted by `recount`.
+ */
+export async function pageCarryingTotal<Row>(
+  db: Executor,
+  page: Statement,
+  recount: Statement,
+): Promise<{ rows: Row[]; total: number }> {
+  const { rows } = await db.query<Row & { total: string | number }>(page.sql, page.params);
+  const first = rows[0];
+  if (first === undefined) {
+    const counted = await db.query<{ total: string | number }>(recount.sql, recount.params);
+    return { rows: [], total: Number(counted.rows[0]?.total ?? 0) };
+  }
+  return { rows: rows.map(({ total: _, ...row }) => row as Row), total: Number(first.total) };
+}

@@ -6,11 +6,17 @@
 import type { Executor } from '../../db/database.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { searchedCount, searchedRows, type TrigramSearch } from '../../http/search.js';
+import { type SearchedRows, searchedRows, TOTAL_OF_KEYS, type TrigramSearch } from '../../http/search.js';
 import { type ListOrder, orderSql, type Sort } from '../../http/sort.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
+import {
+  countOf,
+  keptTotal,
+  keptTotalOf,
+  pageCarryingTotal,
+  pageWithTotal,
+} from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { PackageFilterKey, PackageSortField } from './package-schemas.js';
 
@@ -80,7 +86,7 @@ function listOrder(sort: Sort<PackageSortField>): ListOrder {
 }
 
 /** The list's filters, and the rows they apply to (as `p`): the table, or a search's rows. */
-function whereOf(accountId: string, query: PackageQuery): { where: Where; rows: string } {
+function whereOf(accountId: string, query: PackageQuery): { where: Where; searched: SearchedRows } {
   const where = new Where('p.account_id = $', accountId);
   const names = query.filters.get('name');
   if (names) where.add('p.name = any($::text[])', names);
@@ -91,7 +97,7 @@ function whereOf(accountId: string, query: PackageQuery): { where: Where; rows: 
     // Severity values come from a closed list, so the column names below are never caller text.
     where.addRaw(`(${query.severities.map((severity) => `p.${severity}_count > 0`).join(' or ')})`);
   }
-  return { where, rows: searchedRows(where, accountId, query.q, SEARCH) };
+  return { where, searched: searchedRows(where, accountId, query.q, SEARCH) };
 }
 
 /**
@@ -100,36 +106,39 @@ function whereOf(accountId: string, query: PackageQuery): { where: Where; rows: 
  */
 const SEARCH: TrigramSearch = {
   table: 'vulnerability_packages',
-  ids: 'vulnerability_packages_matching',
   rows: 'vulnerability_packages_search',
   fieldByField: (param) => `(p.name ilike ${param} or p.version ilike ${param})`,
 };
 
 export async function listPackages(db: Executor, accountId: string, query: PackageQuery) {
-  const { where, rows: searched } = whereOf(accountId, query);
-  // Unfiltered, the account's total is kept at ingestion (migration 0022); searched and nothing
-  // else, it is the count of the search function's rows.
-  const total = !where.filtered
-    ? keptTotal(accountId, 'vulnerability_packages')
-    : (searchedCount(SEARCH, accountId, {
-        q: query.q,
-        otherFilters: query.filters.size > 0,
-      }) ??
-      countOf(
-        `${IN_USE_IMAGES} select count(*) as total from ${searched} p where ${where.sql}`,
-        where.params,
-      ));
+  const { where, searched } = whereOf(accountId, query);
+  const { rows, countedWithPage } = searched;
+  const count = countOf(
+    `${IN_USE_IMAGES} select count(*) as total from ${rows} p where ${where.sql}`,
+    where.params,
+  );
   // The page's rows first, from the nearer end of the list, then `in_use` of those alone.
+  // Searched through the trigram index, the page's rows count every match too: the page carries
+  // its total.
   const order = listOrder(query.sort);
-  const rows = pageRange(where, {
-    rows: `select p.account_id, ${COLUMNS} from ${searched} p where ${where.sql}`,
+  const pageRows = pageRange(where, {
+    rows: `select p.account_id, ${COLUMNS}${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from ${rows} p where ${where.sql}`,
     order,
     page: query.page,
     keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'vulnerability_packages'),
   });
-  const page = `${query.inUse !== undefined ? IN_USE_IMAGES : ''}
-    select ${COLUMNS}, ${IN_USE_OF_ROW} as in_use
-      from ${rows} p
-     ${orderSql(order)}`;
-  return pageWithTotal<PackageRow>(db, { sql: page, params: where.params }, total);
+  const page = {
+    sql: `${query.inUse !== undefined ? IN_USE_IMAGES : ''}
+    select ${COLUMNS}, ${IN_USE_OF_ROW} as in_use${countedWithPage ? ', p.total' : ''}
+      from ${pageRows} p
+     ${orderSql(order)}`,
+    params: where.params,
+  };
+  if (countedWithPage) return pageCarryingTotal<PackageRow>(db, page, count);
+  // Unfiltered, the account's total is kept at ingestion (migration 0022).
+  return pageWithTotal<PackageRow>(
+    db,
+    page,
+    where.filtered ? count : keptTotal(accountId, 'vulnerability_packages'),
+  );
 }
