@@ -25,10 +25,10 @@ export function trigramSearchable(q: string): boolean {
 }
 
 /**
- * A table whose `q` goes through a trigram index over a stored search text, by an owner's function
- * (SECURITY DEFINER, so row-level security does not keep the planner from the index) that applies
- * the account and the caller's scope itself and returns the matching rows whole: migrations 0015
- * and 0029 (inventory containers), 0042 (packages), 0044 (the rows whole).
+ * A table whose `q` goes through a trigram index over a stored search text (migrations 0015 and
+ * 0029 for inventory containers, 0042 for packages), by an owner's function (SECURITY DEFINER, so
+ * row-level security does not keep the planner from the index) that applies the account and the
+ * caller's scope itself and returns the matching rows whole (migration 0044).
  */
 export interface TrigramSearch {
   table: 'inventory_containers' | 'vulnerability_packages';

@@ -9,7 +9,8 @@
  * and put back only after the push's transaction committed: a push that fails leaves nothing
  * behind that its rollback undid. The cache is bounded by the JSON size of what it holds, and
  * forgets states not pushed to for a while, so a server that stopped receiving runtime events
- * holds none.
+ * holds none. Its budget is `RUNTIME_STATE_CACHE_MB`, 0 (none) by default: on a local PostgreSQL
+ * the CPU it saved was within measurement noise, and it kept memory (docs/performance.md, "Fix 20").
  *
  * @example
  *   const cache = createStateCache({ maxChars: 16 * 1024 * 1024 });
