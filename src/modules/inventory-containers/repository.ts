@@ -5,13 +5,7 @@ import type { OffsetPage } from '../../http/paging.js';
 import { searchedRows, TOTAL_OF_KEYS, type TrigramSearch } from '../../http/search.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { pageRange } from '../list-totals/page-range.js';
-import {
-  countOf,
-  keptTotal,
-  keptTotalOf,
-  pageCarryingTotal,
-  pageWithTotal,
-} from '../list-totals/repository.js';
+import { countOf, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import { CONTAINER_FILTER_KEYS, CONTAINER_SEARCH_FIELDS, CONTAINER_SORT_FIELDS } from './schemas.js';
 
@@ -107,11 +101,10 @@ export async function listContainers(
       ${orderSql(order)}`,
     params: where.params,
   };
-  if (countedWithPage) return pageCarryingTotal<ContainerRow>(db, page, count);
-  // Unfiltered, the account's total is kept at ingestion (migration 0022): no count of its rows.
-  return pageWithTotal<ContainerRow>(
-    db,
-    page,
-    where.filtered ? count : keptTotal(accountId, 'inventory_containers'),
-  );
+  // Unfiltered, the account's total is kept at ingestion: no count of its rows.
+  return listPage<ContainerRow>(db, page, {
+    carried: countedWithPage,
+    kept: where.filtered ? undefined : keptTotal(accountId, 'inventory_containers'),
+    count,
+  });
 }

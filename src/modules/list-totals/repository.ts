@@ -79,7 +79,7 @@ export async function pageWithTotal<Row>(
  * one statement, so one run of what the list reads for both. A page past the list's end has no
  * row to carry it: the list is then counted by `recount`.
  */
-export async function pageCarryingTotal<Row>(
+async function pageCarryingTotal<Row>(
   db: Executor,
   page: Statement,
   recount: Statement,
@@ -91,4 +91,20 @@ export async function pageCarryingTotal<Row>(
     return { rows: [], total: Number(counted.rows[0]?.total ?? 0) };
   }
   return { rows: rows.map(({ total: _, ...row }) => row as Row), total: Number(first.total) };
+}
+
+/** Where a list's `total_count` comes from. */
+export interface ListTotal {
+  /** the page's rows carry it (a search's rows, search.ts); `count` counts a page past the end */
+  carried: boolean;
+  /** the total kept at ingestion: a list without filters (migration 0022) */
+  kept: Statement | undefined;
+  /** the count of the list's filtered rows */
+  count: Statement;
+}
+
+/** A list's page and its total, from the first source that has it: carried, kept, or counted. */
+export function listPage<Row>(db: Executor, page: Statement, total: ListTotal) {
+  if (total.carried) return pageCarryingTotal<Row>(db, page, total.count);
+  return pageWithTotal<Row>(db, page, total.kept ?? total.count);
 }

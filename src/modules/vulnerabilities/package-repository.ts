@@ -10,13 +10,7 @@ import { type SearchedRows, searchedRows, TOTAL_OF_KEYS, type TrigramSearch } fr
 import { type ListOrder, orderSql, type Sort } from '../../http/sort.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
 import { pageRange } from '../list-totals/page-range.js';
-import {
-  countOf,
-  keptTotal,
-  keptTotalOf,
-  pageCarryingTotal,
-  pageWithTotal,
-} from '../list-totals/repository.js';
+import { countOf, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { PackageFilterKey, PackageSortField } from './package-schemas.js';
 
@@ -134,11 +128,9 @@ export async function listPackages(db: Executor, accountId: string, query: Packa
      ${orderSql(order)}`,
     params: where.params,
   };
-  if (countedWithPage) return pageCarryingTotal<PackageRow>(db, page, count);
-  // Unfiltered, the account's total is kept at ingestion (migration 0022).
-  return pageWithTotal<PackageRow>(
-    db,
-    page,
-    where.filtered ? count : keptTotal(accountId, 'vulnerability_packages'),
-  );
+  return listPage<PackageRow>(db, page, {
+    carried: countedWithPage,
+    kept: where.filtered ? undefined : keptTotal(accountId, 'vulnerability_packages'),
+    count,
+  });
 }
