@@ -51,7 +51,7 @@ export interface SearchedRows {
   rows: string;
   /**
    * The search function's rows: the page's keys count them too (`TOTAL_OF_KEYS`), so one run of
-   * the search serves the page and its `total_count` (list-totals' `pageCarryingTotal`). Counted
+   * the search serves the page and its `total_count` (list-totals' `listPage`). Counted
    * in a statement of its own, the search ran twice per request: the index scan and the recheck
    * of every match were most of a searched page's cost (docs/performance.md, "Fix 22").
    */
