@@ -31,8 +31,9 @@ create function ${table}_search(p_account uuid, p_pattern text)
  *
  * The same rule as the ids functions: SECURITY DEFINER so that the trigram index serves LIKE under
  * row-level security, and the account must be in the caller's scope (or the system scope, or a
- * role the policies do not bind). A list searched and nothing else keeps counting the ids
- * functions' rows, which materialize less.
+ * role the policies do not bind). A list searched and nothing else kept counting the ids
+ * functions' rows, which materialize less, until Fix 22: the page now counts the rows it sorts,
+ * and the ids functions are no longer called (they stay for a server of an older build).
  */
 export const searchRows: Migration = {
   id: '0044-search-rows',
