@@ -60,13 +60,16 @@ export function keptStore(name: string): Store {
 
 /**
  * Starts `node <dist>/server.js` on the kept database (optionally under --cpu-prof into
- * `profDir`) and waits until it is ready (server-process.ts).
+ * `profDir`) and waits until it is ready (server-process.ts). `build` is a dist directory,
+ * optionally followed by node flags after `::` (`dist::--max-semi-space-size=32`), so that rounds
+ * can compare one build under two settings of the runtime.
  */
-export async function startBuild(database: string, dist: string, profDir?: string) {
+export async function startBuild(database: string, build: string, profDir?: string) {
+  const [dist, ...flags] = build.split('::');
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), `${dist}/server.js`],
+    [...flags, ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), `${dist}/server.js`],
     {
       env: serverEnv(keptStore(database), port),
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -10,8 +10,9 @@
  *                                per round and build: starts `node <dist>/server.js` on <db>, runs
  *                                each list case under autocannon (16 connections, 1 s warm-up, then
  *                                s seconds) and, with --csv, the CVE report CSV export; prints the
- *                                server's CPU ms per request (per 1,000 rows for the export) and
- *                                the PostgreSQL backends' CPU
+ *                                server's CPU ms per request (per 1,000 rows for the export),
+ *                                the PostgreSQL backends' CPU, and the server's peak RSS; a dist
+ *                                may carry node flags after `::` (kept-database.ts startBuild)
  *   bodies <db> <dist> <dir>     saves every list case's body (and the CSV) to <dir>, to compare
  *   drop <db>
  *
@@ -127,6 +128,12 @@ function exportCsv(
   });
 }
 
+/** The server's peak resident set since it started (the kernel's high-water mark), in MiB. */
+function peakRssMib(pid: number): number {
+  const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kib) / 1024;
+}
+
 function option(args: string[], flag: string): string | undefined {
   const index = args.indexOf(flag);
   return index === -1 ? undefined : args[index + 1];
@@ -202,6 +209,9 @@ async function run(name: string, dists: string[], args: string[]) {
             `${new Date().toISOString().slice(11, 19)} load ${loadavg()[0]!.toFixed(1)} r${round} ${dist} csv ${rows} rows: server ${perK.toFixed(1)} ms/1000 rows, db ${dbPerK.toFixed(1)}, ${Math.round((rows / ms) * 1000)} rows/s`,
           );
         }
+        const peakRss = peakRssMib(server.pid);
+        record('peak RSS MiB', dist, peakRss);
+        console.log(`r${round} ${dist} peak RSS ${peakRss.toFixed(1)} MiB`);
       } finally {
         await server.stop();
       }

@@ -190,6 +190,28 @@ describe('sorting and paging', () => {
       });
     }
   }
+
+  // The tie-break is the documented one in both directions: a descending count sort is read from
+  // its index (migration 0045), whose backward walk would give names descending instead.
+  test('count sorts break ties by name then version ascending, in both directions', async () => {
+    // The server's own name:asc order (name, version, id), so the check holds under any collation.
+    const byName = new Map((await list('&sort=name:asc')).map((row, index) => [row.id, index]));
+    for (const field of PACKAGE_SORT_FIELDS.filter((name) => name !== 'name' && name !== 'version')) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const rows = await list(`&sort=${field}:${direction}`);
+        let ties = 0;
+        for (let i = 1; i < rows.length; i++) {
+          if (rows[i - 1][field] !== rows[i][field]) continue;
+          ties++;
+          assert.ok(
+            byName.get(rows[i - 1].id)! < byName.get(rows[i].id)!,
+            `${field}:${direction} row ${i}: ${rows[i - 1].name}@${rows[i - 1].version} then ${rows[i].name}@${rows[i].version}`,
+          );
+        }
+        assert.ok(ties > 0, `${field}:${direction} has ties to check`);
+      }
+    }
+  });
 });
 
 describe('facets', () => {

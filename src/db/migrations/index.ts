@@ -35,6 +35,7 @@ import { sessionLookup } from './0041-session-lookup.js';
 import { packageSearchText } from './0042-package-search-text.js';
 import { runtimeStateVersion } from './0043-runtime-state-version.js';
 import { searchRows } from './0044-search-rows.js';
+import { packageSortIndexes } from './0045-package-sort-indexes.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -74,4 +75,5 @@ export const migrations: readonly Migration[] = [
   packageSearchText,
   runtimeStateVersion,
   searchRows,
+  packageSortIndexes,
 ];
