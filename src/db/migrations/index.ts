@@ -36,6 +36,7 @@ import { packageSearchText } from './0042-package-search-text.js';
 import { runtimeStateVersion } from './0043-runtime-state-version.js';
 import { searchRows } from './0044-search-rows.js';
 import { packageSortIndexes } from './0045-package-sort-indexes.js';
+import { identityRiskLevelIndex } from './0046-identity-risk-level-index.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -76,4 +77,5 @@ export const migrations: readonly Migration[] = [
   runtimeStateVersion,
   searchRows,
   packageSortIndexes,
+  identityRiskLevelIndex,
 ];
