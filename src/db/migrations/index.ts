@@ -37,6 +37,7 @@ import { runtimeStateVersion } from './0043-runtime-state-version.js';
 import { searchRows } from './0044-search-rows.js';
 import { packageSortIndexes } from './0045-package-sort-indexes.js';
 import { identityRiskLevelIndex } from './0046-identity-risk-level-index.js';
+import { containerNamespaceNameIndex } from './0047-container-namespace-name-index.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -78,4 +79,5 @@ export const migrations: readonly Migration[] = [
   searchRows,
   packageSortIndexes,
   identityRiskLevelIndex,
+  containerNamespaceNameIndex,
 ];
