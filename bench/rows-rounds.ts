@@ -29,7 +29,7 @@ import { buildCases } from './cases.js';
 import { newlinesIn } from './export.js';
 import { admin, databaseUrl, keptStore, startBuild } from './kept-database.js';
 import { bootstrapTenants, type Credentials, populateAccount } from './seed.js';
-import { cpuMsOf } from './server-process.js';
+import { cpuMsOf, memoryOf } from './server-process.js';
 import { SIZES, tenth } from './sizes.js';
 
 const noBar = { increment() {}, start() {}, stop() {} } as never;
@@ -128,12 +128,6 @@ function exportCsv(
   });
 }
 
-/** The server's peak resident set since it started (the kernel's high-water mark), in MiB. */
-function peakRssMib(pid: number): number {
-  const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kib) / 1024;
-}
-
 function option(args: string[], flag: string): string | undefined {
   const index = args.indexOf(flag);
   return index === -1 ? undefined : args[index + 1];
@@ -209,7 +203,8 @@ async function run(name: string, dists: string[], args: string[]) {
             `${new Date().toISOString().slice(11, 19)} load ${loadavg()[0]!.toFixed(1)} r${round} ${dist} csv ${rows} rows: server ${perK.toFixed(1)} ms/1000 rows, db ${dbPerK.toFixed(1)}, ${Math.round((rows / ms) * 1000)} rows/s`,
           );
         }
-        const peakRss = peakRssMib(server.pid);
+        // The kernel's high-water mark, never reset in this server: its peak since it started.
+        const peakRss = memoryOf(server.pid).hwm_mib;
         record('peak RSS MiB', dist, peakRss);
         console.log(`r${round} ${dist} peak RSS ${peakRss.toFixed(1)} MiB`);
       } finally {
