@@ -1,10 +1,11 @@
 /**
  * The unfiltered lists' totals are kept at ingestion (migration 0022, docs/performance.md "Fix 12";
- * the runtime lists per cluster, migration 0028, "Fix 16d"): after any sequence of pushes (watch
+ * the runtime lists per cluster, migration 0028, "Fix 16d"; the packages of each severity, migration
+ * 0048, "Fix 26"): after any sequence of pushes (watch
  * events, snapshots that delete and restore, scans that add and drop packages, runtime pushes that
  * add HTTP observations, close learning windows and raise insights) and removals of a cluster's
  * inventory or runtime rows, each kept total equals count(*) of its list's predicate, and
- * the lists' unfiltered total_count is that number. A statement of any kind written outside the
+ * the lists' total_count is that number. A statement of any kind written outside the
  * ingestion (by hand, over several accounts, TRUNCATE) keeps them too: the triggers cannot be
  * bypassed by a new write path.
  */
@@ -12,6 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import type { Executor } from '../../src/db/database.js';
+import { SEVERITIES } from '../../src/ingest/vulnerabilities/severity.js';
 import { exec, httpRequest, pushOk as pushRuntimeOk, putSettings, WEB } from '../runtime/support.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
 import { type ScanDoc, scanDoc } from '../vulnerabilities/support.js';
@@ -40,6 +42,12 @@ const LISTS = [
     url: 'inventory_packages',
     from: 'vulnerability_packages where account_id = $1',
   },
+  // Migration 0048: the packages list filtered by one severity.
+  ...SEVERITIES.map((severity) => ({
+    list: `vulnerability_packages_${severity}`,
+    url: `inventory_packages?filters=severity:${severity}`,
+    from: `vulnerability_packages where account_id = $1 and ${severity}_count > 0`,
+  })),
   { list: 'identities', url: 'identities', from: 'identities where account_id = $1' },
   {
     list: 'runtime_http_observations',
@@ -56,7 +64,7 @@ const LISTS = [
     url: 'container_runtime_insights',
     from: 'runtime_insights where account_id = $1',
   },
-] as const;
+];
 
 /** The tables whose runtime rows a removal of a cluster's runtime data deletes. */
 const RUNTIME_TABLES = ['runtime_http_observations', 'runtime_baselines', 'runtime_insights'] as const;
@@ -371,6 +379,16 @@ test('after every step of a random sequence, the kept totals equal a full count'
   await assertKept(t.db, neighbour, 'of the neighbour');
 });
 
+/** Every column but the generated search texts (migrations 0029 and 0042), which no insert may name. */
+async function writableColumns(table: string): Promise<string> {
+  const { rows } = await t.db.query<{ columns: string }>(
+    `select string_agg(column_name, ', ' order by ordinal_position) as columns from information_schema.columns
+      where table_schema = 'public' and table_name = $1 and is_generated = 'NEVER'`,
+    [table],
+  );
+  return rows[0]!.columns;
+}
+
 test('statements written by hand keep the totals: insert, update, delete, several accounts, truncate', async () => {
   const tenant = await createTenant(t);
   const second = await tenant.addAccount();
@@ -389,6 +407,14 @@ test('statements written by hand keep the totals: insert, update, delete, severa
       { token: tenant.adminToken, accountId, clusterId: created.id },
       runtimeEvents(0, { workloads: [0, 1, 2], paths: [0, 1, 2], drift: true }),
     );
+    const scanned = await t.request({
+      method: 'POST',
+      url: `/accounts/${accountId}/clusters/${created.id}/ingest/vulnerabilities`,
+      token: tenant.adminToken,
+      payload: JSON.stringify(POSTGRES_SCAN),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(scanned.status, 200, scanned.text);
   }
   const check = async (context: string) => {
     for (const accountId of accounts) await assertKept(t.db, accountId, context);
@@ -397,6 +423,36 @@ test('statements written by hand keep the totals: insert, update, delete, severa
   const kept = await keptTotals(t.db, tenant.accountId);
   assert.ok((kept.get('cluster_resources_live') ?? 0) > 0 && (kept.get('identities') ?? 0) > 0);
   assert.ok((kept.get('runtime_baselines') ?? 0) > 0 && (kept.get('runtime_insights') ?? 0) > 0);
+  for (const severity of ['critical', 'high', 'medium', 'low']) {
+    assert.ok((kept.get(`vulnerability_packages_${severity}`) ?? 0) > 0, `packages with ${severity}`);
+  }
+
+  // Package counts moving a row out of one severity's list and into another's, over both accounts,
+  // by an update and by an insert whose conflicts update.
+  await t.db.query(
+    `update vulnerability_packages set critical_count = 0, high_count = high_count + 1
+      where account_id = any($1::uuid[]) and critical_count > 0 and name < 'm'`,
+    [accounts],
+  );
+  await check('after moving packages from critical to high');
+  await t.db.query(
+    `update vulnerability_packages set negligible_count = 2 where account_id = $1 and low_count > 0`,
+    [tenant.accountId],
+  );
+  await check('after giving packages a negligible count');
+  const packageColumns = await writableColumns('vulnerability_packages');
+  await t.db.query(
+    `insert into vulnerability_packages as p (${packageColumns})
+     select ${packageColumns} from vulnerability_packages where account_id = any($1::uuid[])
+     on conflict (account_id, id) do update set medium_count = 0, unspecified_count = p.medium_count`,
+    [accounts],
+  );
+  await check('after an insert whose every row conflicts and updates');
+  await t.db.query(
+    `delete from vulnerability_packages where account_id = any($1::uuid[]) and high_count > 0 and name > 'm'`,
+    [accounts],
+  );
+  await check('after deleting packages');
 
   // One statement over both accounts, then each kind of change of the live predicate.
   await t.db.query(
@@ -443,14 +499,10 @@ test('statements written by hand keep the totals: insert, update, delete, severa
     [tenant.accountId],
   );
   await check('after deleting rows by hand');
-  // Every column but the generated search text (migration 0029), which no insert may name.
-  const { rows: written } = await t.db.query<{ columns: string }>(
-    `select string_agg(column_name, ', ' order by ordinal_position) as columns from information_schema.columns
-      where table_schema = 'public' and table_name = 'inventory_containers' and is_generated = 'NEVER'`,
-  );
+  const containerColumns = await writableColumns('inventory_containers');
   await t.db.query(
-    `insert into inventory_containers (${written[0]!.columns})
-     select ${written[0]!.columns} from inventory_containers where account_id = $1
+    `insert into inventory_containers (${containerColumns})
+     select ${containerColumns} from inventory_containers where account_id = $1
      on conflict do nothing`,
     [tenant.accountId],
   );
@@ -469,6 +521,8 @@ test('statements written by hand keep the totals: insert, update, delete, severa
       const after = await keptTotals(tx, tenant.accountId);
       assert.equal(after.get('inventory_containers') ?? 0, 0);
       assert.equal(after.get('vulnerability_packages') ?? 0, 0);
+      for (const severity of SEVERITIES)
+        assert.equal(after.get(`vulnerability_packages_${severity}`) ?? 0, 0);
       assert.equal(after.get('runtime_insights') ?? 0, 0);
       throw new Error('rolled back');
     })
@@ -499,7 +553,8 @@ test('every kept table has its counting triggers', async () => {
       ['runtime_baselines', 'delete,insert,truncate'],
       ['runtime_http_observations', 'delete,insert,truncate'],
       ['runtime_insights', 'delete,insert,truncate'],
-      ['vulnerability_packages', 'delete,insert,truncate'],
+      // 0022's totals and 0048's severities
+      ['vulnerability_packages', 'delete,delete,insert,insert,truncate,truncate,update'],
     ],
   );
 });

@@ -38,6 +38,7 @@ import { searchRows } from './0044-search-rows.js';
 import { packageSortIndexes } from './0045-package-sort-indexes.js';
 import { identityRiskLevelIndex } from './0046-identity-risk-level-index.js';
 import { containerNamespaceNameIndex } from './0047-container-namespace-name-index.js';
+import { packageSeverityTotals } from './0048-package-severity-totals.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -80,4 +81,5 @@ export const migrations: readonly Migration[] = [
   packageSortIndexes,
   identityRiskLevelIndex,
   containerNamespaceNameIndex,
+  packageSeverityTotals,
 ];

@@ -12,8 +12,9 @@
  * executed). The page is cut from the total of its own snapshot, so it holds exactly the rows a
  * forward read of that snapshot returns.
  *
- * A filtered list has no kept total: it counts its filtered rows for `total_count` anyway, a walk
- * at least as long as the page's, so it is always read forwards.
+ * A filtered list without a kept total (most filters; one severity of packages is kept, 0048)
+ * counts its filtered rows for `total_count` anyway, a walk at least as long as the page's, so it
+ * is always read forwards.
  *
  * The subquery's rows come in no particular order: the caller orders them by `order`, as a
  * deferred join already does when it fetches the page's rows by key.
@@ -41,7 +42,7 @@ export interface PageRange {
   page: OffsetPage;
   /**
    * The list's kept total (keptTotalOf), when it is kept: only then may the page be read from the
-   * end. Undefined for a filtered list.
+   * end. Undefined for a list whose filter is counted.
    */
   keptTotal?: KeptTotalValue | undefined;
 }

@@ -1,8 +1,9 @@
 /**
  * The totals of the unfiltered lists, kept per account by the tables' triggers (migration 0022,
- * docs/performance.md "Fix 12"; the runtime lists per cluster by migration 0028, "Fix 16d"). A
- * list with no filter (`Where.filtered` is false) reads its total here instead of counting the
- * account's rows; a filtered list still counts the range of its filter. The page and its total
+ * docs/performance.md "Fix 12"; the runtime lists per cluster by migration 0028, "Fix 16d"; the
+ * packages of one severity by 0048, "Fix 26"). A list with no filter (`Where.filtered` is false)
+ * reads its total here instead of counting the account's rows; a filtered list still counts the
+ * range of its filter, unless its filter is one of those kept. The page and its total
  * are read together: one round trip on PostgreSQL (db/database.ts, `queryAll`).
  *
  * @example
@@ -12,16 +13,22 @@
  *   return pageWithTotal<ContainerRow>(db, { sql: 'select ... limit ...', params: where.params }, total);
  */
 import { type Executor, queryAll, type Statement } from '../../db/database.js';
+import type { Severity } from '../../ingest/vulnerabilities/severity.js';
 import type { Where } from '../resources/where.js';
 
 /** A kept total as SQL, its values bound on the statement's `where` when it is written. */
 export type KeptTotalValue = (where: Where) => string;
 
-/** The lists kept; `cluster_resources_live` counts the latest, undeleted versions. */
+/**
+ * The lists kept; `cluster_resources_live` counts the latest, undeleted versions, and
+ * `vulnerability_packages_<severity>` the packages with a vulnerability of that severity (migration
+ * 0048).
+ */
 export type KeptList =
   | 'inventory_containers'
   | 'cluster_resources_live'
   | 'vulnerability_packages'
+  | `vulnerability_packages_${Severity}`
   | 'identities';
 
 /** The runtime lists, kept per cluster (migration 0028): their rows are written under a cluster's lock. */

@@ -10,7 +10,7 @@ import { type SearchedRows, searchedRows, TOTAL_OF_KEYS, type TrigramSearch } fr
 import { type ListOrder, orderSql, type Sort } from '../../http/sort.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
+import { countOf, type KeptList, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { PackageFilterKey, PackageSortField } from './package-schemas.js';
 
@@ -79,19 +79,37 @@ function listOrder(sort: Sort<PackageSortField>): ListOrder {
   ];
 }
 
-/** The list's filters, and the rows they apply to (as `p`): the table, or a search's rows. */
-function whereOf(accountId: string, query: PackageQuery): { where: Where; searched: SearchedRows } {
+interface PackageWhere {
+  where: Where;
+  /** the table, or a search's rows */
+  searched: SearchedRows;
+  /** the list kept at ingestion whose total is the query's, if any (migrations 0022 and 0048) */
+  kept: KeptList | undefined;
+}
+
+/** The list's filters, and the rows they apply to (as `p`). */
+function whereOf(accountId: string, query: PackageQuery): PackageWhere {
   const where = new Where('p.account_id = $', accountId);
   const names = query.filters.get('name');
   if (names) where.add('p.name = any($::text[])', names);
   const versions = query.filters.get('version');
   if (versions) where.add('p.version = any($::text[])', versions);
   if (query.inUse !== undefined) where.addRaw(query.inUse ? IN_USE : `not ${IN_USE}`);
+  const searched = searchedRows(where, accountId, query.q, SEARCH);
+  // Severities last: whether anything else narrowed the list decides which total is kept.
+  const narrowedOtherwise = where.filtered;
   if (query.severities.length > 0) {
     // Severity values come from a closed list, so the column names below are never caller text.
     where.addRaw(`(${query.severities.map((severity) => `p.${severity}_count > 0`).join(' or ')})`);
   }
-  return { where, searched: searchedRows(where, accountId, query.q, SEARCH) };
+  return { where, searched, kept: keptListOf(query.severities, narrowedOtherwise) };
+}
+
+/** The whole list and each single severity's packages are kept; any other filter is counted. */
+function keptListOf(severities: readonly Severity[], narrowedOtherwise: boolean): KeptList | undefined {
+  if (narrowedOtherwise) return undefined;
+  if (severities.length === 0) return 'vulnerability_packages';
+  return severities.length === 1 ? `vulnerability_packages_${severities[0]!}` : undefined;
 }
 
 /**
@@ -105,7 +123,7 @@ const SEARCH: TrigramSearch = {
 };
 
 export async function listPackages(db: Executor, accountId: string, query: PackageQuery) {
-  const { where, searched } = whereOf(accountId, query);
+  const { where, searched, kept } = whereOf(accountId, query);
   const { rows, countedWithPage } = searched;
   const count = countOf(
     `${IN_USE_IMAGES} select count(*) as total from ${rows} p where ${where.sql}`,
@@ -119,7 +137,7 @@ export async function listPackages(db: Executor, accountId: string, query: Packa
     rows: `select p.account_id, ${COLUMNS}${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from ${rows} p where ${where.sql}`,
     order,
     page: query.page,
-    keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'vulnerability_packages'),
+    keptTotal: kept === undefined ? undefined : keptTotalOf(accountId, kept),
   });
   const page = {
     sql: `${query.inUse !== undefined ? IN_USE_IMAGES : ''}
@@ -130,7 +148,7 @@ export async function listPackages(db: Executor, accountId: string, query: Packa
   };
   return listPage<PackageRow>(db, page, {
     carried: countedWithPage,
-    kept: where.filtered ? undefined : keptTotal(accountId, 'vulnerability_packages'),
+    kept: kept === undefined ? undefined : keptTotal(accountId, kept),
     count,
   });
 }
