@@ -5,7 +5,8 @@
  * account's clusters through the HTTP endpoint in Lists of 2,000 objects, one after the other, as
  * bench/seed.ts does. It prints objects/s and the CPU ms per object of the server and of
  * PostgreSQL, so a change can be measured in alternating rounds against a copy of the previous
- * build (docs/performance.md, "Fix 10").
+ * build (docs/performance.md, "Fix 10"), and the server's peak resident set after each push
+ * (which pushes raise it: "Ingestion's memory peak").
  *
  *   DATABASE_URL=postgres://posture:posture@127.0.0.1:5432/posture \
  *     npx tsx bench/kube-phase.ts prepare posture_kube_tpl [size]
@@ -16,6 +17,7 @@
  * template's credentials are kept in /tmp/<template>.json. Not a test.
  */
 import { clusterLists, prepareTemplate, replayCommand, runOnClone } from './phase-replay.js';
+import { memoryOf } from './server-process.js';
 import { SIZES, type SizeName } from './sizes.js';
 
 const { command, template, rest } = replayCommand('kube-phase.ts');
@@ -24,13 +26,15 @@ if (command === 'prepare') {
   // Nothing of the measured account: its clusters are the phase.
   await prepareTemplate(template, (rest[0] ?? 'medium') as SizeName, async () => ({}));
 } else {
-  await runOnClone(template, rest, async (client, state) => {
+  await runOnClone(template, rest, async (client, state, serverPid) => {
     const size = SIZES[state.size].dataset;
     const clustersAt = rest.indexOf('--clusters');
     const clusters = clustersAt >= 0 ? Number(rest[clustersAt + 1]) : size.clusters;
     const account = `/accounts/${state.accountId}`;
     let objects = 0;
     const perPush: number[] = [];
+    // The server's peak resident set after each push: which pushes raise it.
+    const peakAfterPush: number[] = [];
     for (let c = 0; c < clusters; c++) {
       const cluster = await client.post<{ id: string; name: string }>(`${account}/clusters`, {
         name: `prod-${c}`,
@@ -40,9 +44,14 @@ if (command === 'prepare') {
         const pushStart = performance.now();
         await client.push(ingest, JSON.stringify(list));
         perPush.push(Math.round(performance.now() - pushStart));
+        peakAfterPush.push(memoryOf(serverPid).hwm_mib);
         objects += (list.items as unknown[]).length;
       }
     }
-    return { unit: 'objects', items: objects, details: { ms_per_push: perPush } };
+    return {
+      unit: 'objects',
+      items: objects,
+      details: { ms_per_push: perPush, peak_rss_mib_after_push: peakAfterPush },
+    };
   });
 }

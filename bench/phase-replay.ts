@@ -19,7 +19,7 @@ import { ApiClient } from './api-client.js';
 import { asLists, clusterObjects, podsVersion } from './dataset/kubernetes.js';
 import { admin, keptStore, startBuild } from './kept-database.js';
 import { bootstrapTenants, type Credentials, populateAccount } from './seed.js';
-import { cpuMsOf } from './server-process.js';
+import { cpuMsOf, memoryOf } from './server-process.js';
 import { type DatasetSize, SIZES, type SizeName, tenth } from './sizes.js';
 
 /** A measured cluster's Kubernetes objects as the suite pushes them: Lists of 2,000, pod versions last. */
@@ -154,8 +154,8 @@ export interface PhaseResult {
 /**
  * Clones `template` (FILE_COPY: PostgreSQL 15's default, WAL_LOG, writes an 840 MB template
  * through the WAL block by block, which took ten minutes on the shared machine), runs `phase`
- * against a server on the clone, and prints one JSON line: the rate, and the CPU ms per item of
- * the server and of PostgreSQL. The clone is dropped afterwards unless `--keep`.
+ * against a server on the clone, and prints one JSON line: the rate, the CPU ms per item of the
+ * server and of PostgreSQL, and the server's peak resident set. The clone is dropped afterwards unless `--keep`.
  */
 export async function runOnClone(
   template: string,
@@ -191,6 +191,8 @@ export async function runOnClone(
         [`server_cpu_ms_per_${unit.replace(/s$/, '')}`]: perItem(cpu),
         [`postgres_cpu_ms_per_${unit.replace(/s$/, '')}`]: perItem(dbCpu),
         loadavg: loadavg()[0],
+        // The server's peak resident set over its start and the phase.
+        server_peak_rss_mib: memoryOf(server.pid).hwm_mib,
         ...details,
       }),
     );
