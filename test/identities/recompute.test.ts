@@ -14,6 +14,7 @@ import {
   clusterRoleBinding,
   deleted,
   identityNamed,
+  listIdentities,
   pushObjects,
   pushSampleWithRbac,
   pushWatchEvents,
@@ -256,5 +257,48 @@ describe('lifecycle across ingestions', () => {
     const after = await getIdentity(tenant, before.id);
     assert.equal(after.risks[0].last_detected_at, before.risks[0].last_detected_at);
     assert.equal(after.last_used_at, before.last_used_at);
+  });
+
+  // A whole-cluster recompute plans and writes its identities a few hundred at a time: this one
+  // spans several parts, both for the identities it computes and for those it resolves.
+  test('a cluster of more identities than one written part: every one is written, every vanished one resolved', async () => {
+    const tenant = await createTenant(t);
+    const cluster = await createCluster(t, tenant.adminToken, tenant.accountId, 'fleet');
+    const accounts = Array.from({ length: 1100 }, (_, i) => serviceAccount('fleet', `worker-${i}`));
+    await pushObjects(t, tenant, cluster.id, accounts);
+    const open = async () => (await listIdentities(t, tenant, '?statuses=open&page_size=1')).body.total_count;
+    assert.equal(await open(), 1100);
+
+    // A snapshot of ServiceAccounts keeping 400: 700 identities vanish, most of the cluster.
+    await pushObjects(
+      t,
+      tenant,
+      cluster.id,
+      accounts.slice(0, 400).map((account) => bumped(account)),
+      '?mode=snapshot',
+    );
+    assert.equal(await open(), 400);
+    const kept = await allIdentities(t, tenant, '&statuses=open');
+    assert.deepEqual(
+      kept.map((identity) => identity.name).sort(),
+      accounts
+        .slice(0, 400)
+        .map((account) => account.metadata.name)
+        .sort(),
+    );
+    const resolved = await allIdentities(t, tenant, '&statuses=resolved');
+    assert.equal(resolved.length, 700);
+    assert.ok(resolved.every((identity) => identity.resolved_reason === 'identity_deleted'));
+    assert.ok(
+      resolved.every((identity) =>
+        identity.risks.every((risk: { deleted_at: string | null }) => risk.deleted_at !== null),
+      ),
+    );
+    const report = await t.request({
+      method: 'GET',
+      url: `/accounts/${tenant.accountId}/identities/reports/latest`,
+      token: tenant.adminToken,
+    });
+    assert.equal(report.body.identities_count, 400);
   });
 });

@@ -61,6 +61,15 @@ export async function loadStoredIdentities(
   );
 }
 
+/** The ids of the cluster's live (not deleted) identities: what a whole-cluster recompute may resolve. */
+export async function loadLiveIdentityIds(db: Executor, scope: ClusterScope): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    'select id from identities where account_id = $1 and cluster_id = $2 and deleted_at is null',
+    [scope.accountId, scope.clusterId],
+  );
+  return rows.map((row) => row.id);
+}
+
 const UPSERT_COLUMNS = [
   'account_id',
   'id',

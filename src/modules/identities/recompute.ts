@@ -22,14 +22,17 @@
  */
 import type { Executor } from '../../db/database.js';
 import { type ComputedIdentity, computeIdentities, identityId } from '../../engines/rbac/index.js';
+import { batches } from '../../ingest/batches.js';
 import type { ChangedResource } from '../../ingest/kubernetes/resource-store.js';
 import type { KubernetesPushListener } from '../clusters/ingest-service.js';
 import { syncRbacObjects } from '../rbac/sync.js';
 import { type PushDelta, readPushDelta } from './delta.js';
 import { loadSourcesOf, parseIdentityKey } from './delta-sources.js';
 import { refreshFilterValues, writeIdentitiesReport } from './derived-store.js';
+import type { UpdatedAtByUid } from './identity-content.js';
 import {
   fillCachedAccess,
+  loadLiveIdentityIds,
   loadStoredIdentities,
   removeIdentities,
   replaceFacets,
@@ -70,27 +73,29 @@ export interface RecomputeSummary {
 export const touchesIdentities = (objects: readonly { kind: string }[]): boolean =>
   objects.some((object) => IDENTITY_SOURCE_KINDS.has(object.kind));
 
+/** What every part of one recompute shares. */
+interface WriteContext {
+  db: Executor;
+  cluster: RecomputeCluster;
+  tenantId: string;
+  now: string;
+  updatedAt: UpdatedAtByUid;
+}
+
+type PartSummary = Omit<RecomputeSummary, 'identities' | 'risks'>;
+
 /**
- * Diffs computed identities against the stored ones and writes what changed. `identityIds`: the
- * identities recomputed (the delta); stored identities outside it are left alone. Without it,
- * every stored identity of the cluster is compared (and the missing ones resolved).
+ * Diffs these computed identities against the stored ones with these ids and writes what changed.
+ * Stored identities outside `identityIds` are left alone; those inside it that were not computed
+ * are resolved.
  */
-async function writeComputed(
-  db: Executor,
-  cluster: RecomputeCluster,
+async function writePart(
+  context: WriteContext,
   computed: readonly ComputedIdentity[],
-  sources: readonly SourceObject[],
-  at: Date,
-  identityIds?: readonly string[],
-): Promise<RecomputeSummary> {
+  identityIds: readonly string[],
+): Promise<PartSummary> {
+  const { db, cluster, tenantId, now, updatedAt } = context;
   const scope: ClusterScope = { accountId: cluster.accountId, clusterId: cluster.clusterId };
-  const tenantId = await findTenantOfAccount(db, cluster.accountId);
-  const now = at.toISOString();
-  const updatedAt = new Map(
-    sources
-      .filter((source) => (RBAC_KINDS as readonly string[]).includes(source.kind))
-      .map((source) => [source.uid, source.ingestedAt.toISOString()]),
-  );
   const plan = planRecompute(
     computed,
     await loadStoredIdentities(db, scope, identityIds),
@@ -104,22 +109,74 @@ async function writeComputed(
   await fillCachedAccess(db, identityScope, plan.fills);
   await removeIdentities(db, identityScope, plan.removals);
   await writeRisks(db, scope, plan, now, identityIds);
-  // Filter values and the report read identity rows and open risks, which only change with
-  // rewritten or removed identities (a pod restart alone moves timestamps, not posture).
-  if (plan.upserts.length > 0 || plan.removals.length > 0) {
-    // Before the refresh: it joins the account's facets to the cluster's identities (Fix 9).
-    await catchUpIdentityStatistics(db, cluster.accountId);
-    await refreshFilterValues(db, scope, cluster.clusterName);
-    await writeIdentitiesReport(db, cluster.accountId, at);
-  }
   return {
-    identities: computed.length,
-    risks: computed.reduce((sum, identity) => sum + identity.risks.length, 0),
     identitiesWritten: plan.upserts.length,
     identitiesRemoved: plan.removals.length,
     risksWritten: plan.riskUpserts.length,
     risksResolved: plan.riskResolutions.length,
   };
+}
+
+/**
+ * Identities planned and written per part of a whole-cluster recompute. A part holds its stored
+ * rows and the API texts of its rewritten identities until written; one plan for a cluster of
+ * thousands of identities held them all at once and set the server's peak memory during
+ * ingestion (docs/performance.md, "Fix 27").
+ */
+const PART_SIZE = 500;
+
+/**
+ * Diffs computed identities against the stored ones and writes what changed, a part at a time.
+ * `identityIds`: the identities recomputed (the delta); stored identities outside it are left
+ * alone. Without it, the whole cluster was computed: every live stored identity that was not is
+ * resolved.
+ */
+async function writeComputed(
+  db: Executor,
+  cluster: RecomputeCluster,
+  computed: readonly ComputedIdentity[],
+  sources: readonly SourceObject[],
+  at: Date,
+  identityIds?: readonly string[],
+): Promise<RecomputeSummary> {
+  const context: WriteContext = {
+    db,
+    cluster,
+    tenantId: await findTenantOfAccount(db, cluster.accountId),
+    now: at.toISOString(),
+    updatedAt: new Map(
+      sources
+        .filter((source) => (RBAC_KINDS as readonly string[]).includes(source.kind))
+        .map((source) => [source.uid, source.ingestedAt.toISOString()]),
+    ),
+  };
+  // The delta names its identities; a whole-cluster recompute also resolves every live stored
+  // identity it did not compute.
+  const byId = new Map(computed.map((identity) => [identity.id, identity]));
+  const ids = identityIds ?? [...new Set([...byId.keys(), ...(await loadLiveIdentityIds(db, cluster))])];
+  const parts: PartSummary[] = [];
+  for (const part of batches(ids, PART_SIZE)) {
+    const partComputed = part.flatMap((id) => byId.get(id) ?? []);
+    parts.push(await writePart(context, partComputed, part));
+  }
+  const total = (field: keyof PartSummary) => parts.reduce((sum, part) => sum + part[field], 0);
+  const summary: RecomputeSummary = {
+    identities: computed.length,
+    risks: computed.reduce((sum, identity) => sum + identity.risks.length, 0),
+    identitiesWritten: total('identitiesWritten'),
+    identitiesRemoved: total('identitiesRemoved'),
+    risksWritten: total('risksWritten'),
+    risksResolved: total('risksResolved'),
+  };
+  // Filter values and the report read identity rows and open risks, which only change with
+  // rewritten or removed identities (a pod restart alone moves timestamps, not posture).
+  if (summary.identitiesWritten > 0 || summary.identitiesRemoved > 0) {
+    // Before the refresh: it joins the account's facets to the cluster's identities (Fix 9).
+    await catchUpIdentityStatistics(db, cluster.accountId);
+    await refreshFilterValues(db, cluster, cluster.clusterName);
+    await writeIdentitiesReport(db, cluster.accountId, at);
+  }
+  return summary;
 }
 
 const compute = (cluster: RecomputeCluster, sources: readonly SourceObject[], at: Date) =>
