@@ -3,11 +3,18 @@
  * deterministic: the same objects (in any order) and the same `now` give the same output, sorted,
  * so storage can diff one ingestion against the next.
  *
+ * prepareIdentities is the same computation split in two: the cluster's shared state (grants,
+ * identities and their usage) is built once, and each identity is computed when asked for. A
+ * caller that writes a large cluster a part at a time holds one part's identities, not the
+ * cluster's (docs/performance.md, "Fix 28").
+ *
  * @example
  *   const { identities, warnings } = computeIdentities({
  *     clusterId, clusterName: 'prod', objects: [...serviceAccounts, ...roles, ...bindings, ...pods],
  *     now: new Date(),
  *   });
+ *   const cluster = prepareIdentities(input);
+ *   for (const id of cluster.ids) write(cluster.compute(id));
  */
 import { createGrantEvaluator, detectRisks, type RiskInstance } from './detection.js';
 import { riskFingerprint, riskId } from './fingerprint.js';
@@ -88,7 +95,25 @@ function normalizeNow(now: Date | string): string {
   return new Date(time).toISOString();
 }
 
+/** A cluster's identities, each computed when asked for. */
+export interface PreparedIdentities {
+  /** Every identity's id, sorted by type, namespace, name (computeIdentities' order). */
+  ids: readonly string[];
+  /** The identity with this id, computed now; undefined when the cluster has no such identity. */
+  compute(id: string): ComputedIdentity | undefined;
+  /** Sorted notes on objects that were skipped or refer to missing objects. */
+  warnings: string[];
+}
+
 export function computeIdentities(input: ComputeIdentitiesInput): ComputeIdentitiesResult {
+  const prepared = prepareIdentities(input);
+  return {
+    identities: prepared.ids.map((id) => prepared.compute(id) as ComputedIdentity),
+    warnings: prepared.warnings,
+  };
+}
+
+export function prepareIdentities(input: ComputeIdentitiesInput): PreparedIdentities {
   const { clusterId, clusterName } = input;
   const now = normalizeNow(input.now);
   const inventory = readInventory(input.objects);
@@ -100,7 +125,9 @@ export function computeIdentities(input: ComputeIdentitiesInput): ComputeIdentit
   const evaluateGrant = createGrantEvaluator();
   const graphOf = createGraphBuilder();
 
-  const identities = [...drafts.values()].map((identity): ComputedIdentity => {
+  const draftsById = new Map([...drafts.values()].map((identity) => [identity.id, identity]));
+
+  const computeOne = (identity: IdentityDraft): ComputedIdentity => {
     const refs = grantRefsOf(identity, drafts);
     const used =
       identity.kind === 'ServiceAccount' ? usage.get(`${identity.namespace}/${identity.name}`) : undefined;
@@ -157,6 +184,13 @@ export function computeIdentities(input: ComputeIdentitiesInput): ComputeIdentit
         source_created_at: identity.serviceAccount?.meta.creationTimestamp ?? null,
       },
     };
-  });
-  return { identities, warnings: warnings.sort(compareStrings) };
+  };
+  return {
+    ids: [...draftsById.keys()],
+    compute: (id) => {
+      const identity = draftsById.get(id);
+      return identity === undefined ? undefined : computeOne(identity);
+    },
+    warnings: warnings.sort(compareStrings),
+  };
 }

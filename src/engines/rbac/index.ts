@@ -3,6 +3,7 @@
  * risks, scores and the identities report. No I/O; docs/identity-risk.md explains the rules.
  *
  * - computeIdentities({ clusterId, clusterName, objects, now }) -> { identities, warnings }
+ * - prepareIdentities(same input) -> { ids, compute(id), warnings }: one identity at a time
  * - buildIdentitiesReport(identities, now) -> the #18 report counts
  * - reconcileIdentity(previousState, fingerprintsNow, now) -> status and risk history to store
  */
@@ -10,6 +11,8 @@ export {
   type ComputeIdentitiesInput,
   type ComputeIdentitiesResult,
   computeIdentities,
+  type PreparedIdentities,
+  prepareIdentities,
   SOURCE_TYPE,
 } from './engine.js';
 export { identityId, rbacObjectId, stableId } from './ids.js';

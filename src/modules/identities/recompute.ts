@@ -10,10 +10,11 @@
  *
  * Both then:
  * 1. load the live latest RBAC objects, ServiceAccounts, pods and workloads they need;
- * 2. run the engine (computeIdentities) and refresh rbac_objects (#19-#22);
- * 3. diff against the stored identities and risks (planRecompute, reconcileIdentity) and write
- *    only what changed: new and changed identities whole, fresher timestamps for the rest,
- *    vanished identities and risks resolved (kept, never deleted);
+ * 2. prepare the engine (prepareIdentities) and refresh rbac_objects (#19-#22);
+ * 3. a part of a few hundred identities at a time: compute them, diff them against their stored
+ *    rows and risks (planRecompute, reconcileIdentity) and write only what changed: new and
+ *    changed identities whole, fresher timestamps for the rest, vanished identities and risks
+ *    resolved (kept, never deleted);
  * 4. when an identity changed, refresh the cluster's filter values (#15) and the account's
  *    report (#18).
  *
@@ -21,7 +22,12 @@
  *   await db.transaction((tx) => recomputeClusterIdentities(tx, cluster, new Date()));
  */
 import type { Executor } from '../../db/database.js';
-import { type ComputedIdentity, computeIdentities, identityId } from '../../engines/rbac/index.js';
+import {
+  type ComputedIdentity,
+  identityId,
+  type PreparedIdentities,
+  prepareIdentities,
+} from '../../engines/rbac/index.js';
 import { batches } from '../../ingest/batches.js';
 import type { ChangedResource } from '../../ingest/kubernetes/resource-store.js';
 import type { KubernetesPushListener } from '../clusters/ingest-service.js';
@@ -82,8 +88,6 @@ interface WriteContext {
   updatedAt: UpdatedAtByUid;
 }
 
-type PartSummary = Omit<RecomputeSummary, 'identities' | 'risks'>;
-
 /**
  * Diffs these computed identities against the stored ones with these ids and writes what changed.
  * Stored identities outside `identityIds` are left alone; those inside it that were not computed
@@ -93,7 +97,7 @@ async function writePart(
   context: WriteContext,
   computed: readonly ComputedIdentity[],
   identityIds: readonly string[],
-): Promise<PartSummary> {
+): Promise<RecomputeSummary> {
   const { db, cluster, tenantId, now, updatedAt } = context;
   const scope: ClusterScope = { accountId: cluster.accountId, clusterId: cluster.clusterId };
   const plan = planRecompute(
@@ -110,6 +114,8 @@ async function writePart(
   await removeIdentities(db, identityScope, plan.removals);
   await writeRisks(db, scope, plan, now, identityIds);
   return {
+    identities: computed.length,
+    risks: computed.reduce((sum, identity) => sum + identity.risks.length, 0),
     identitiesWritten: plan.upserts.length,
     identitiesRemoved: plan.removals.length,
     risksWritten: plan.riskUpserts.length,
@@ -118,23 +124,22 @@ async function writePart(
 }
 
 /**
- * Identities planned and written per part of a whole-cluster recompute. A part holds its stored
- * rows and the API texts of its rewritten identities until written; one plan for a cluster of
- * thousands of identities held them all at once and set the server's peak memory during
- * ingestion (docs/performance.md, "Fix 27").
+ * Identities computed, planned and written per part of a recompute. A part holds its computed
+ * identities, their stored rows and the API texts of the rewritten ones until written; a large
+ * cluster's held at once were over 100 MB of heap (docs/performance.md, "Fix 27" and "Fix 28").
  */
 const PART_SIZE = 500;
 
 /**
- * Diffs computed identities against the stored ones and writes what changed, a part at a time.
- * `identityIds`: the identities recomputed (the delta); stored identities outside it are left
- * alone. Without it, the whole cluster was computed: every live stored identity that was not is
+ * Computes identities, diffs them against the stored ones and writes what changed, a part at a
+ * time. `identityIds`: the identities recomputed (the delta); stored identities outside it are
+ * left alone. Without it, the whole cluster is: every live stored identity it does not compute is
  * resolved.
  */
 async function writeComputed(
   db: Executor,
   cluster: RecomputeCluster,
-  computed: readonly ComputedIdentity[],
+  prepared: PreparedIdentities,
   sources: readonly SourceObject[],
   at: Date,
   identityIds?: readonly string[],
@@ -151,18 +156,17 @@ async function writeComputed(
     ),
   };
   // The delta names its identities; a whole-cluster recompute also resolves every live stored
-  // identity it did not compute.
-  const byId = new Map(computed.map((identity) => [identity.id, identity]));
-  const ids = identityIds ?? [...new Set([...byId.keys(), ...(await loadLiveIdentityIds(db, cluster))])];
-  const parts: PartSummary[] = [];
+  // identity it does not compute.
+  const ids = identityIds ?? [...new Set([...prepared.ids, ...(await loadLiveIdentityIds(db, cluster))])];
+  const parts: RecomputeSummary[] = [];
   for (const part of batches(ids, PART_SIZE)) {
-    const partComputed = part.flatMap((id) => byId.get(id) ?? []);
-    parts.push(await writePart(context, partComputed, part));
+    const computed = part.flatMap((id) => prepared.compute(id) ?? []);
+    parts.push(await writePart(context, computed, part));
   }
-  const total = (field: keyof PartSummary) => parts.reduce((sum, part) => sum + part[field], 0);
+  const total = (field: keyof RecomputeSummary) => parts.reduce((sum, part) => sum + part[field], 0);
   const summary: RecomputeSummary = {
-    identities: computed.length,
-    risks: computed.reduce((sum, identity) => sum + identity.risks.length, 0),
+    identities: total('identities'),
+    risks: total('risks'),
     identitiesWritten: total('identitiesWritten'),
     identitiesRemoved: total('identitiesRemoved'),
     risksWritten: total('risksWritten'),
@@ -179,13 +183,13 @@ async function writeComputed(
   return summary;
 }
 
-const compute = (cluster: RecomputeCluster, sources: readonly SourceObject[], at: Date) =>
-  computeIdentities({
+const prepare = (cluster: RecomputeCluster, sources: readonly SourceObject[], at: Date) =>
+  prepareIdentities({
     clusterId: cluster.clusterId,
     clusterName: cluster.clusterName,
     objects: sources.map((source) => source.raw),
     now: at,
-  }).identities;
+  });
 
 /** Every identity of the cluster from every live source object; rewrites the cluster's links. */
 export async function recomputeClusterIdentities(
@@ -198,10 +202,10 @@ export async function recomputeClusterIdentities(
 ): Promise<RecomputeSummary> {
   const scope = { accountId: cluster.accountId, clusterId: cluster.clusterId };
   const sources = await loadSourceObjects(db, scope);
-  const identities = compute(cluster, sources, at);
+  const prepared = prepare(cluster, sources, at);
   if (options.rbacChanged ?? true) await syncRbacObjects(db, scope, sources);
   await rebuildLinks(db, scope, sources, at);
-  return writeComputed(db, cluster, identities, sources, at);
+  return writeComputed(db, cluster, prepared, sources, at);
 }
 
 /**
@@ -266,20 +270,23 @@ export async function recomputeFromDelta(
     // again from every object of the cluster found the ones just written (docs/performance.md,
     // "Fix 17e").
     const sources = await loadSourceObjects(db, scope);
-    return writeComputed(db, cluster, compute(cluster, sources, at), sources, at);
+    return writeComputed(db, cluster, prepare(cluster, sources, at), sources, at);
   }
   // After the links are written: an identity that a binding of this push names is possible.
   const reached = await possibleIdentities(db, scope, delta.identities);
   if (reached.size === 0) return NOTHING_COMPUTED;
   const sources = await loadSourcesOf(db, scope, reached);
-  const ids = new Set(
-    [...reached].map((key) => {
-      const { kind, namespace, name } = parseIdentityKey(key);
-      return identityId(cluster.clusterId, kind, namespace, name);
-    }),
-  );
-  const computed = compute(cluster, sources, at).filter((identity) => ids.has(identity.id));
-  return writeComputed(db, cluster, computed, sources, at, [...ids]);
+  const ids = [
+    ...new Set(
+      [...reached].map((key) => {
+        const { kind, namespace, name } = parseIdentityKey(key);
+        return identityId(cluster.clusterId, kind, namespace, name);
+      }),
+    ),
+  ];
+  // Only the reached identities are computed: the sources also make identities the push did not
+  // change (the other subjects of a reached binding), which are left as stored.
+  return writeComputed(db, cluster, prepare(cluster, sources, at), sources, at, ids);
 }
 
 /**
