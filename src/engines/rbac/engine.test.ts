@@ -1,4 +1,7 @@
-/** computeIdentities as a whole (and prepareIdentities, its one-at-a-time form): input handling, output shape, robustness and scale. */
+/**
+ * computeIdentities as a whole (and prepareIdentities, its one-at-a-time form): input handling,
+ * output shape, robustness and scale.
+ */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
