@@ -1,5 +1,5 @@
 /**
- * computeIdentities as a whole (and prepareIdentities, its one-at-a-time form): input handling,
+ * computeIdentities as a whole (and prepareIdentities, its form in parts): input handling,
  * output shape, robustness and scale.
  */
 import assert from 'node:assert/strict';
@@ -198,7 +198,7 @@ describe('output', () => {
   });
 });
 
-test('prepared identities, computed one at a time and in any order, are the whole computation', () => {
+test('prepared identities, computed in parts and in any order, are the whole computation', () => {
   const objects = [
     ...defaultCluster(),
     ...syntheticCluster({ serviceAccounts: 60, bindings: 120, namespaces: 4 }),
@@ -217,16 +217,19 @@ test('prepared identities, computed one at a time and in any order, are the whol
     whole.identities.map((identity) => identity.id),
   );
   assert.deepEqual(prepared.warnings, whole.warnings);
-  // Backwards, every identity twice: the shared state (grants, graphs) carries nothing from one
-  // identity's computation into another's.
+  const expected = (ids: readonly string[]) =>
+    ids.map((id) => whole.identities.find((identity) => identity.id === id));
+  // Backwards, one at a time (every identity twice), then in parts of 7: the shared state (grants,
+  // graphs) carries nothing from one identity's computation into another's.
   const reversed = [...prepared.ids].reverse();
-  for (const id of [...reversed, ...reversed]) {
-    assert.deepEqual(
-      prepared.compute(id),
-      whole.identities.find((identity) => identity.id === id),
-    );
+  for (const id of [...reversed, ...reversed]) assert.deepEqual(prepared.compute([id]), expected([id]));
+  for (let at = 0; at < reversed.length; at += 7) {
+    const part = reversed.slice(at, at + 7);
+    assert.deepEqual(prepared.compute(part), expected(part));
   }
-  assert.equal(prepared.compute('not-an-identity'), undefined);
+  // An id the cluster has no identity for is skipped, in the order asked.
+  const [first, second] = prepared.ids as [string, string];
+  assert.deepEqual(prepared.compute([second, 'not-an-identity', first]), expected([second, first]));
 });
 
 test('scale: 2,000 service accounts and 5,000 bindings are computed in one call', () => {

@@ -4,9 +4,10 @@
  * so storage can diff one ingestion against the next.
  *
  * prepareIdentities is the same computation split in two: the cluster's shared state (grants,
- * identities and their usage) is built once, and each identity is computed when asked for. A
- * caller that writes a large cluster a part at a time holds one part's identities, not the
- * cluster's (docs/performance.md, "Fix 28").
+ * identities and their usage) is built once, and identities are computed when asked for, a part
+ * at a time. A caller that writes a large cluster a part at a time holds one part's identities,
+ * and one part's graph nodes and grant evaluations, not the cluster's (docs/performance.md,
+ * "Fix 28" and "Fix 29").
  *
  * @example
  *   const { identities, warnings } = computeIdentities({
@@ -14,11 +15,11 @@
  *     now: new Date(),
  *   });
  *   const cluster = prepareIdentities(input);
- *   for (const id of cluster.ids) write(cluster.compute(id));
+ *   for (const part of batches(cluster.ids, 100)) write(cluster.compute(part));
  */
-import { createGrantEvaluator, detectRisks, type RiskInstance } from './detection.js';
+import { createGrantEvaluator, detectRisks, type GrantEvaluator, type RiskInstance } from './detection.js';
 import { riskFingerprint, riskId } from './fingerprint.js';
-import { createGraphBuilder } from './graph.js';
+import { createGraphBuilder, type GraphBuilder } from './graph.js';
 import { collectIdentities, grantRefsOf, type IdentityDraft, isSystemIdentity } from './identities.js';
 import { readInventory } from './objects.js';
 import { compareStrings, round2, sortBy, sortedUnique } from './order.js';
@@ -99,8 +100,12 @@ function normalizeNow(now: Date | string): string {
 export interface PreparedIdentities {
   /** Every identity's id, sorted by type, namespace, name (computeIdentities' order). */
   ids: readonly string[];
-  /** The identity with this id, computed now; undefined when the cluster has no such identity. */
-  compute(id: string): ComputedIdentity | undefined;
+  /**
+   * The identities with these ids, computed now, in the order asked; an id the cluster has no
+   * identity for is skipped. Identities computed in one call share their graph nodes and grant
+   * evaluations; nothing is kept from one call to the next.
+   */
+  compute(ids: readonly string[]): ComputedIdentity[];
   /** Sorted notes on objects that were skipped or refer to missing objects. */
   warnings: string[];
 }
@@ -108,7 +113,7 @@ export interface PreparedIdentities {
 export function computeIdentities(input: ComputeIdentitiesInput): ComputeIdentitiesResult {
   const prepared = prepareIdentities(input);
   return {
-    identities: prepared.ids.map((id) => prepared.compute(id) as ComputedIdentity),
+    identities: prepared.compute(prepared.ids),
     warnings: prepared.warnings,
   };
 }
@@ -122,12 +127,14 @@ export function prepareIdentities(input: ComputeIdentitiesInput): PreparedIdenti
   const grants = buildGrants(inventory, handles, warnings);
   const drafts = collectIdentities(clusterId, inventory, grants, warnings);
   const usage = computeUsage(inventory, now);
-  const evaluateGrant = createGrantEvaluator();
-  const graphOf = createGraphBuilder();
 
   const draftsById = new Map([...drafts.values()].map((identity) => [identity.id, identity]));
 
-  const computeOne = (identity: IdentityDraft): ComputedIdentity => {
+  const computeOne = (
+    identity: IdentityDraft,
+    evaluateGrant: GrantEvaluator,
+    graphOf: GraphBuilder,
+  ): ComputedIdentity => {
     const refs = grantRefsOf(identity, drafts);
     const used =
       identity.kind === 'ServiceAccount' ? usage.get(`${identity.namespace}/${identity.name}`) : undefined;
@@ -187,9 +194,15 @@ export function prepareIdentities(input: ComputeIdentitiesInput): PreparedIdenti
   };
   return {
     ids: [...draftsById.keys()],
-    compute: (id) => {
-      const identity = draftsById.get(id);
-      return identity === undefined ? undefined : computeOne(identity);
+    compute: (ids) => {
+      // Caches of this call only: kept for the whole cluster, they grew with every part computed
+      // and were held until the last (docs/performance.md, "Fix 29").
+      const evaluateGrant = createGrantEvaluator();
+      const graphOf = createGraphBuilder();
+      return ids.flatMap((id) => {
+        const identity = draftsById.get(id);
+        return identity === undefined ? [] : [computeOne(identity, evaluateGrant, graphOf)];
+      });
     },
     warnings: warnings.sort(compareStrings),
   };

@@ -93,3 +93,5 @@ export function createGraphBuilder() {
     return { nodes: [...nodes].sort(byId), edges: [...edges].sort(byId) };
   };
 }
+
+export type GraphBuilder = ReturnType<typeof createGraphBuilder>;

@@ -3,7 +3,7 @@
  * risks, scores and the identities report. No I/O; docs/identity-risk.md explains the rules.
  *
  * - computeIdentities({ clusterId, clusterName, objects, now }) -> { identities, warnings }
- * - prepareIdentities(same input) -> { ids, compute(id), warnings }: one identity at a time
+ * - prepareIdentities(same input) -> { ids, compute(ids), warnings }: a part of the identities at a time
  * - buildIdentitiesReport(identities, now) -> the #18 report counts
  * - reconcileIdentity(previousState, fingerprintsNow, now) -> status and risk history to store
  */
