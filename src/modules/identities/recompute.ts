@@ -128,8 +128,9 @@ async function writePart(
  * identities, their stored rows and the API texts of the rewritten ones until written; a large
  * cluster's held at once were over 100 MB of heap (docs/performance.md, "Fix 27" and "Fix 28").
  * A part lives across several round trips to the database, long enough for the young generation
- * to promote what it holds: parts of 500 left 30 MiB more garbage in the old generation at a large
- * cluster's binding pushes than parts of 100, for the same CPU ("Fix 29").
+ * to promote what it holds to the old one, where it waits for a full collection: with parts of
+ * 500, a large cluster's binding pushes peaked 30 MiB higher than with parts of 100, for the same
+ * CPU ("Fix 29").
  */
 const PART_SIZE = 100;
 
