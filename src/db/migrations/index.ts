@@ -39,6 +39,7 @@ import { packageSortIndexes } from './0045-package-sort-indexes.js';
 import { identityRiskLevelIndex } from './0046-identity-risk-level-index.js';
 import { containerNamespaceNameIndex } from './0047-container-namespace-name-index.js';
 import { packageSeverityTotals } from './0048-package-severity-totals.js';
+import { openSessions } from './0049-open-sessions.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -82,4 +83,5 @@ export const migrations: readonly Migration[] = [
   identityRiskLevelIndex,
   containerNamespaceNameIndex,
   packageSeverityTotals,
+  openSessions,
 ];

@@ -14,7 +14,7 @@ import { withScope, withSystemScope } from '../../db/scope.js';
 import { hashToken } from '../../security/secrets.js';
 import { createTenancyService } from '../tenancy/service.js';
 import { createLoginThrottle } from './login-throttle.js';
-import { findSession, insertSession } from './repository.js';
+import { findSession, insertSessions } from './repository.js';
 import { type AuthService, createAuthService } from './service.js';
 
 let database: TestDatabase;
@@ -117,12 +117,17 @@ describe('login key cache', () => {
       return;
     }
     const other = await tenancy.bootstrap({ tenant: `other-${Math.random()}`, account: 'main' });
-    const write = () =>
-      insertSession(database.db, {
-        tokenHash: randomBytes(32),
-        key: { id: key.id, user_id: key.userId, tenant_id: key.tenantId, secret_hash: Buffer.alloc(32) },
-        expiresAt: new Date(Date.now() + 60_000),
-      });
+    const write = async () => {
+      const tokenHash = randomBytes(32);
+      const written = await insertSessions(database.db, [
+        {
+          tokenHash,
+          key: { id: key.id, user_id: key.userId, tenant_id: key.tenantId, secret_hash: Buffer.alloc(32) },
+          expiresAt: new Date(Date.now() + 60_000),
+        },
+      ]);
+      return written.has(tokenHash.toString('hex'));
+    };
     const inOtherTenant = await withScope(
       { kind: 'tenant', tenantId: other.tenant_id, accountIds: 'all' },
       write,

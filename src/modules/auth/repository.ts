@@ -26,31 +26,53 @@ export async function findKeyForLogin(db: Executor, accessKeyId: string): Promis
   return row ? { ...row, secret_hash: Buffer.from(row.secret_hash) } : undefined;
 }
 
+/** A session to write for a login whose secret was checked. */
+export interface NewSession {
+  tokenHash: Buffer;
+  key: LoginKey;
+  expiresAt: Date;
+}
+
 /**
- * The session and the login's audit fields (the user's last_login_at, the key's last_used_at) in
- * one round trip, by posture_open_session (migration 0040), atomic in the statement's own
- * transaction. Only for a key that may still log in, checked by that same function (not revoked,
- * not expired, user not locked): so the answer of an earlier read, or of the login key cache,
- * never outlives a revocation. False when nothing was written.
+ * The sessions of logins and their audit fields (the users' last_login_at, the keys'
+ * last_used_at) in one statement, atomic in the statement's own transaction: by
+ * posture_open_session (migration 0040) for one login, posture_open_sessions (0049) for several,
+ * which costs PostgreSQL and PGlite about a fifth more than the former for a lone login. A session
+ * is written only for a key that may still log in, checked by that same function (not revoked, not
+ * expired, user not locked): so the answer of an earlier read, or of the login key cache, never
+ * outlives a revocation. Returns the token hashes (hex) whose session was written; a login missing
+ * from it is refused.
  *
  * The audit fields move at most once a second. Each update holds its row's lock until COMMIT, WAL
  * flush included, so concurrent logins of one key (a CI fleet, the benchmark) queued behind each
  * other's commit; a login within a second of the last one leaves the fields as they are and takes
  * no lock (docs/auth.md: the fields are accurate to the second).
  *
- * A function rather than the statement itself: PL/pgSQL keeps its statements' plans for the
+ * Functions rather than the statements themselves: PL/pgSQL keeps its statements' plans for the
  * connection, where the statement was parsed and planned again on every login (docs/performance.md,
  * "Fix 5", "Third pass").
  */
-export async function insertSession(
-  db: Executor,
-  session: { tokenHash: Buffer; key: LoginKey; expiresAt: Date },
-): Promise<boolean> {
-  const { rows } = await db.query<{ opened: boolean }>(
-    'select posture_open_session($1, $2, $3, $4, $5) as opened',
-    [session.tokenHash, session.key.id, session.key.user_id, session.key.tenant_id, session.expiresAt],
+export async function insertSessions(db: Executor, sessions: readonly NewSession[]): Promise<Set<string>> {
+  if (sessions.length === 1) {
+    const [session] = sessions as [NewSession];
+    const { rows } = await db.query<{ opened: boolean }>(
+      'select posture_open_session($1, $2, $3, $4, $5) as opened',
+      [session.tokenHash, session.key.id, session.key.user_id, session.key.tenant_id, session.expiresAt],
+    );
+    return new Set(rows[0]?.opened === true ? [session.tokenHash.toString('hex')] : []);
+  }
+  const { rows } = await db.query<{ token_hash: string }>(
+    `select token_hash
+       from posture_open_sessions($1::text[], $2::text[], $3::uuid[], $4::uuid[], $5::timestamptz[]) as token_hash`,
+    [
+      sessions.map((s) => s.tokenHash.toString('hex')),
+      sessions.map((s) => s.key.id),
+      sessions.map((s) => s.key.user_id),
+      sessions.map((s) => s.key.tenant_id),
+      sessions.map((s) => s.expiresAt.toISOString()),
+    ],
   );
-  return rows[0]?.opened === true;
+  return new Set(rows.map((row) => row.token_hash));
 }
 
 export async function deleteSessionsExpiredBefore(db: Executor, before: Date): Promise<number> {

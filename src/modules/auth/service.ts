@@ -13,6 +13,7 @@ import type { LoginThrottle } from './login-throttle.js';
 import * as repo from './repository.js';
 import { subscribeToSessionChanges } from './revocations.js';
 import { createSessionCache } from './session-cache.js';
+import { createSessionWriter } from './session-writer.js';
 
 export interface AuthServiceDeps {
   db: Database;
@@ -63,8 +64,9 @@ export function createAuthService({ db, pepper, sessionTtlSeconds, throttle }: A
   subscribeToSessionChanges(sessions);
   // The parts of a key that never change (id, user, tenant, secret hash) of keys that logged in
   // here, so that the next login with one skips the key lookup (docs/auth.md, "Login key cache").
-  // Whether the key may still log in is never taken from here: insertSession decides it.
+  // Whether the key may still log in is never taken from here: the session's write decides it.
   const loginKeys = createLru<repo.LoginKey>(LOGIN_KEY_CACHE_MAX_ENTRIES);
+  const sessionWriter = createSessionWriter(db);
 
   async function cleanupExpiredSessions(now: number): Promise<void> {
     if (now - lastCleanup < CLEANUP_INTERVAL_MS) return;
@@ -105,7 +107,7 @@ export function createAuthService({ db, pepper, sessionTtlSeconds, throttle }: A
       const expiresAt = new Date(now + sessionTtlSeconds * 1000);
       // Refused when the key was revoked or expired, or its user locked, since it was read: by
       // this process or any other, cached or not, the database decides at the moment of the write.
-      if (!(await repo.insertSession(db, { tokenHash: hashToken(token), key, expiresAt }))) {
+      if (!(await sessionWriter.write({ tokenHash: hashToken(token), key, expiresAt }))) {
         loginKeys.delete(key.id);
         return refuse();
       }
