@@ -14,7 +14,7 @@ import type { Migration } from '../migrator.js';
  * written (the caller's own token hashes, hex so that both engines pass them as text).
  *
  * As the caller (SECURITY INVOKER): row-level security applies, and the login runs in the system
- * scope. A lone login still calls posture_open_session, which costs about a fifth less for one
+ * scope. A lone login still calls posture_open_session, which costs 10 to 20% less for one
  * (insertSessions in src/modules/auth/repository.ts).
  */
 export const openSessions: Migration = {

@@ -37,7 +37,7 @@ export interface NewSession {
  * The sessions of logins and their audit fields (the users' last_login_at, the keys'
  * last_used_at) in one statement, atomic in the statement's own transaction: by
  * posture_open_session (migration 0040) for one login, posture_open_sessions (0049) for several,
- * which costs PostgreSQL and PGlite about a fifth more than the former for a lone login. A session
+ * which costs PostgreSQL 10 to 20% more than the former for a lone login. A session
  * is written only for a key that may still log in, checked by that same function (not revoked, not
  * expired, user not locked): so the answer of an earlier read, or of the login key cache, never
  * outlives a revocation. Returns the token hashes (hex) whose session was written; a login missing
