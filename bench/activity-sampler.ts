@@ -4,6 +4,10 @@
  * state and the start of its statement, under the current phase label. `idle in transaction`
  * means the server process holds the transaction while Node works (parsing, computing) between
  * two statements. The top entries per phase go into the result file.
+ *
+ * Under the load cases only PostgreSQL's own workers are counted (`background`: autovacuum, the
+ * checkpointer's and walwriter's work shows in their own rows), so that what else ran while a case
+ * was measured is not buried under the case's own statements.
  */
 import pg from 'pg';
 
@@ -15,6 +19,7 @@ export class ActivitySampler {
   private readonly counts = new Map<string, Map<string, number>>();
   private readonly samples = new Map<string, number>();
   private phase: string | null = null;
+  private backgroundOnly = false;
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
 
@@ -31,21 +36,32 @@ export class ActivitySampler {
     return sampler;
   }
 
-  /** Labels the following samples; null pauses sampling. */
-  label(phase: string | null): void {
+  /**
+   * Labels the following samples; null pauses sampling. `background` counts only the backends that
+   * are not clients' (autovacuum workers, the checkpointer, ...), whichever database they serve.
+   */
+  label(phase: string | null, which: 'all' | 'background' = 'all'): void {
     this.phase = phase;
+    this.backgroundOnly = which === 'background';
   }
 
   private async sample(): Promise<void> {
     const phase = this.phase;
     if (!phase || this.busy) return;
+    const backgroundOnly = this.backgroundOnly;
     this.busy = true;
     try {
       const { rows } = await this.client.query<{ state: string; query: string }>(
-        `select state, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) as query
-           from pg_stat_activity
-          where datname = $1 and pid <> pg_backend_pid() and state <> 'idle'`,
-        [this.database],
+        backgroundOnly
+          ? `select coalesce(state, backend_type) as state,
+                    left(regexp_replace(coalesce(nullif(query, ''), wait_event, ''), '\\s+', ' ', 'g'), 100) as query
+               from pg_stat_activity
+              where backend_type <> 'client backend' and coalesce(state, '') <> 'idle'
+                and wait_event_type is distinct from 'Activity'`
+          : `select state, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) as query
+               from pg_stat_activity
+              where datname = $1 and pid <> pg_backend_pid() and state <> 'idle'`,
+        backgroundOnly ? [] : [this.database],
       );
       const counts = this.counts.get(phase) ?? new Map<string, number>();
       for (const row of rows) {

@@ -140,9 +140,13 @@ export async function measure(options: MeasureOptions): Promise<void> {
                   .join('\n'),
             }
           : undefined,
-      onCase: (name) => loadBar.increment({ case: name }),
+      onCase: (name) => {
+        loadBar.increment({ case: name });
+        activity?.label(`load ${name}`, 'background');
+      },
     });
     loadBar.stop();
+    activity?.label(null);
     phaseDone('load_s');
 
     const tenthExport = await exportCsv(
