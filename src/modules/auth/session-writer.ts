@@ -31,7 +31,7 @@ interface Waiting {
 }
 
 export function createSessionWriter(db: Executor, maxGroup = MAX_GROUP) {
-  let waiting: Waiting[] = [];
+  const waiting: Waiting[] = [];
   let writing = false;
 
   async function writeGroup(group: readonly Waiting[]): Promise<void> {
@@ -54,9 +54,7 @@ export function createSessionWriter(db: Executor, maxGroup = MAX_GROUP) {
   async function drain(): Promise<void> {
     writing = true;
     while (waiting.length > 0) {
-      const group = waiting.slice(0, maxGroup);
-      waiting = waiting.slice(maxGroup);
-      await writeGroup(group);
+      await writeGroup(waiting.splice(0, maxGroup));
     }
     writing = false;
   }
@@ -71,5 +69,3 @@ export function createSessionWriter(db: Executor, maxGroup = MAX_GROUP) {
     },
   };
 }
-
-export type SessionWriter = ReturnType<typeof createSessionWriter>;
