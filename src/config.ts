@@ -62,6 +62,11 @@ const ConfigSchema = Type.Object({
    * default: measured, it saved no clear CPU per event and kept 10-15 MiB more resident.
    */
   RUNTIME_STATE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 0 }),
+  /**
+   * MiB of baseline fingerprints' response bytes a server keeps between pages of latest baselines,
+   * so a page reads from PostgreSQL only its rows' versions (fingerprint-cache.ts); 0 keeps none.
+   */
+  BASELINE_FINGERPRINT_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
   /** Integrations may call loopback and private addresses (never link-local/metadata); see docs/integrations.md. */
   INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
   /** Webhook deliveries: per-attempt deadline, attempts before giving up, first retry delay (doubles), queue poll. */

@@ -8,9 +8,9 @@
  *   const serialize = lazySerializer<ApiIdentity>(reply, IdentitySchema);
  *   return sendJsonText(reply, `{"entries":[${texts.join(',')}]}`);
  */
+import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { type TextPart, textPartsStream } from './text-parts-stream.js';
-import { utf8Bytes } from './utf8-bytes.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -30,9 +30,24 @@ export function sendJsonText(reply: FastifyReply, text: string) {
   return reply.type(JSON_TYPE).send(text);
 }
 
-/** A body of text pieces sent as one Buffer (utf8-bytes.ts): the joined pieces' bytes and Content-Length. */
-export function sendJsonBytes(reply: FastifyReply, parts: readonly string[]) {
-  return reply.type(JSON_TYPE).send(utf8Bytes(parts));
+/**
+ * A body of pieces already in memory, sent with its Content-Length, piece by piece: a piece given
+ * as bytes (a baseline's cached fingerprint, fingerprint-cache.ts) goes to the socket as it is.
+ * Joined into one Buffer, every response allocated its whole body (0.9 MB for 20 baselines) and
+ * copied it there: page faults on the fresh memory, and the collector's major marking driven by
+ * that external memory, were a third of the server's CPU (docs/performance.md, "Fix 31").
+ */
+export function sendJsonPieces(reply: FastifyReply, pieces: readonly (string | Buffer)[]) {
+  let length = 0;
+  for (const piece of pieces) length += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
+  // Written as they are pushed: the socket gathers what queues behind a pending write into one writev.
+  const body = new Readable({
+    read() {
+      for (const piece of pieces) this.push(piece);
+      this.push(null);
+    },
+  });
+  return reply.type(JSON_TYPE).header('content-length', length).send(body);
 }
 
 /** A large body streamed part by part (text-parts-stream.ts), with the same bytes. */

@@ -1,6 +1,6 @@
 /**
  * The UTF-8 bytes of text pieces joined, each piece encoded straight into one Buffer. A body made
- * of large stored texts (a page of baseline fingerprints, an identity with its raw RBAC objects)
+ * of large stored texts (an identity with its raw RBAC objects, text-parts-stream.ts)
  * is then neither joined into one string nor flattened again to be measured and encoded for the
  * socket: one copy of the bytes instead of three, and no body-sized string to collect
  * (docs/performance.md, "The rows the server sends out"). Pieces should be flat strings (as read

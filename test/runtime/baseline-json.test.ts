@@ -4,10 +4,17 @@
  * The body must be the same bytes the response schema's serializer writes: each page is read
  * with the stored text, then again after clearing it (the path of baselines written before 0023),
  * and both bodies are compared byte for byte. The harness also validates them against /openapi.json.
+ * The server keeps the texts' bytes between pages (fingerprint-cache.ts): the last tests show it
+ * serves them only at the row version it read.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { type Database, queryAll, type Statement } from '../../src/db/database.js';
 import { withSystemScope } from '../../src/db/scope.js';
+import type { Actor } from '../../src/http/actor.js';
+import type { AccountService } from '../../src/modules/accounts/service.js';
+import { createBaselineService } from '../../src/modules/runtime/baseline-service.js';
+import { createFingerprintCache } from '../../src/modules/runtime/fingerprint-cache.js';
 import { fingerprintJson } from '../../src/modules/runtime/fingerprint-json.js';
 import { createCluster } from '../ingest/sample.js';
 import { createTenant, startTestApp, type TestApp } from '../support/harness.js';
@@ -65,7 +72,7 @@ async function bodies(): Promise<string[]> {
     const res = await t.request({ method: 'GET', url: listUrl(query), token });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
-    // Sent as one Buffer of the page's bytes (json-text.ts): its length counts bytes, not characters.
+    // Sent with the Content-Length of its pieces (json-text.ts): it counts bytes, not characters.
     assert.equal(res.headers['content-length'], String(Buffer.byteLength(res.text)));
     assert.equal(res.headers['transfer-encoding'], undefined);
     texts.push(res.text);
@@ -137,4 +144,110 @@ test('children_limit is answered from the parsed fingerprint; the text follows t
   // A required property missing is refused by the serializer: no text, the route's old path answers.
   const { uid: _uid, ...missingUid } = process;
   assert.equal(fingerprintJson(withProcess(missingUid)), null);
+});
+
+/** Every baseline of the account with its text again (the tests above clear some). */
+async function withTexts() {
+  const { rows } = await withSystemScope(() =>
+    t.db.query<{ id: string; fingerprint: Parameters<typeof fingerprintJson>[0] }>(
+      'select id, fingerprint from runtime_baselines where account_id = $1',
+      [accountId],
+    ),
+  );
+  for (const row of rows) {
+    await withSystemScope(() =>
+      t.db.query('update runtime_baselines set fingerprint_json = $3 where account_id = $1 and id = $2', [
+        accountId,
+        row.id,
+        fingerprintJson(row.fingerprint),
+      ]),
+    );
+  }
+}
+
+test('the server keeps each fingerprint text it read, and serves it only at the row version it read', async () => {
+  await withTexts();
+  const cache = t.app.services.baselineFingerprintCache;
+  const first = await bodies();
+  const kept = cache.size;
+  assert.ok(kept.entries >= 3 && kept.bytes > 0, `held: ${JSON.stringify(kept)}`);
+  assert.deepEqual(await bodies(), first);
+  assert.deepEqual(cache.size, kept, 'a second read of the same pages keeps nothing new');
+
+  // A rewrite of the text (a migration, a hand-typed update) is a new row version: read again.
+  await withSystemScope(() =>
+    t.db.query(
+      `update runtime_baselines set fingerprint_json = replace(fingerprint_json, '"comm":"worker"', '"comm":"rewritten"')
+        where account_id = $1`,
+      [accountId],
+    ),
+  );
+  const [rewritten] = await bodies();
+  assert.match(rewritten!, /"comm":"rewritten"/);
+  assert.doesNotMatch(rewritten!, /"comm":"worker"/);
+});
+
+/** t.db recording the SQL it runs into `statements`; `before` runs ahead of each single query. */
+function recordingDb(statements: string[], before?: (sql: string) => Promise<void>): Database {
+  return new Proxy(t.db, {
+    get(db, property) {
+      if (property === 'query') {
+        return async (sql: string, params?: unknown[]) => {
+          statements.push(sql);
+          await before?.(sql);
+          return db.query(sql, params);
+        };
+      }
+      if (property === 'queryAll') {
+        return (all: Statement[]) => {
+          statements.push(...all.map((statement) => statement.sql));
+          return queryAll(db, all);
+        };
+      }
+      const value = Reflect.get(db, property);
+      return typeof value === 'function' ? value.bind(db) : value;
+    },
+  });
+}
+
+/** Page 1 as the route reads it, through a service on `db` with a cache of `maxBytes`. */
+async function pageThrough(db: Database, maxBytes: number): Promise<string> {
+  const service = createBaselineService({
+    db,
+    accounts: { requireAccount: async () => ({ id: accountId }) } as unknown as AccountService,
+    fingerprints: createFingerprintCache({ maxBytes }),
+  });
+  const parts = await withSystemScope(() =>
+    service.listLatest({} as Actor, accountId, { page: { page: 1, pageSize: 50 } }, () =>
+      assert.fail('every row here has its text'),
+    ),
+  );
+  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part))).toString();
+}
+
+/** The statements that read the page's rows (baseline-repository.ts, listBaselines). */
+const pageReads = (statements: string[]) =>
+  statements.filter((sql) => sql.includes('row_version, fingerprint, fingerprint_json')).length;
+
+test('a page whose rows change between its two reads is read again with its texts', async () => {
+  await withTexts();
+  const [expected] = await bodies();
+  const statements: string[] = [];
+  // Every row gets a new version just before the texts are read, as a concurrent rewrite would.
+  const racing = recordingDb(statements, async (sql) => {
+    if (sql.includes('xmin::text as row_version, fingerprint_json')) {
+      await t.db.query('update runtime_baselines set notes = notes where account_id = $1', [accountId]);
+    }
+  });
+  assert.equal(await pageThrough(racing, 1024 * 1024), expected);
+  assert.equal(pageReads(statements), 2, 'the page read, then read again with its texts');
+});
+
+test('with the cache off (BASELINE_FINGERPRINT_CACHE_MB=0) a page reads its texts with its rows', async () => {
+  await withTexts();
+  const [expected] = await bodies();
+  const statements: string[] = [];
+  assert.equal(await pageThrough(recordingDb(statements), 0), expected);
+  assert.equal(pageReads(statements), 1);
+  assert.ok(!statements.some((sql) => sql.includes('xmin::text as row_version, fingerprint_json')));
 });

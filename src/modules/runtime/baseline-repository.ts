@@ -36,12 +36,23 @@ export interface BaselineRow {
 }
 
 /**
- * A listed baseline: its fingerprint either as the API's text rendered when it was written
- * (migration 0023), or, for rows without that text or when the caller needs the value itself
- * (children_limit), parsed from the stored jsonb.
+ * How a page reads each baseline's fingerprint:
+ * - `parsed`: the stored jsonb, parsed, for a caller that changes it (children_limit);
+ * - `text`: the API's text rendered when the baseline was written (migration 0023), or the parsed
+ *   jsonb for a row without that text;
+ * - `version`: for a row with its text, only the row's version, whose text the server may hold
+ *   (fingerprint-cache.ts; `fingerprintTexts` reads the others); the parsed jsonb for a row without.
  */
-export type ListedBaseline = Omit<BaselineRow, 'fingerprint'> &
-  ({ fingerprint_json: string; fingerprint: null } | { fingerprint_json: null; fingerprint: Fingerprint });
+export type FingerprintRead = 'parsed' | 'text' | 'version';
+
+/**
+ * A listed baseline, with its row's version (`xmin`). Its fingerprint is the parsed jsonb, or its
+ * text, or neither: a `version` read of a row whose text is stored.
+ */
+export type ListedBaseline = Omit<BaselineRow, 'fingerprint'> & { row_version: string } & (
+    | { fingerprint: Fingerprint; fingerprint_json: null }
+    | { fingerprint: null; fingerprint_json: string | null }
+  );
 
 const LIST_COLUMNS = `id, workload_id, cluster_id, namespace, workload_kind, workload_name, container_name,
   container_id, image_name, notes, created_at, created_by`;
@@ -98,8 +109,7 @@ export async function listBaselines(
     q?: string | undefined;
     sort: Sort<BaselineSortField>;
     page: OffsetPage;
-    /** false: every fingerprint parsed, for a caller that changes it (children_limit) */
-    cachedText: boolean;
+    fingerprint: FingerprintRead;
   },
 ) {
   const where = new Where('account_id = $', accountId);
@@ -114,17 +124,36 @@ export async function listBaselines(
   const total = !where.filtered
     ? keptRuntimeTotal(accountId, 'runtime_baselines')
     : countOf(`select count(*) as total from runtime_baselines where ${where.sql}`, where.params);
-  // The jsonb is read (and parsed by pg) only for rows whose text is missing.
-  const fingerprint = query.cachedText
-    ? 'case when fingerprint_json is null then fingerprint end as fingerprint, fingerprint_json'
-    : 'fingerprint, null as fingerprint_json';
+  // The jsonb is read (and parsed by pg) only for rows whose text is missing, and the text only
+  // where the caller asks for it: neither is detoasted otherwise.
+  const fingerprint = {
+    parsed: 'fingerprint, null as fingerprint_json',
+    text: 'case when fingerprint_json is null then fingerprint end as fingerprint, fingerprint_json',
+    version:
+      'case when fingerprint_json is null then fingerprint end as fingerprint, null as fingerprint_json',
+  }[query.fingerprint];
   const order = sortOrder(query.sort, SORT_COLUMNS, 'id');
   const rows = pageRange(where, {
-    rows: `select ${LIST_COLUMNS}, fingerprint, fingerprint_json from runtime_baselines where ${where.sql}`,
+    rows: `select ${LIST_COLUMNS}, xmin::text as row_version, fingerprint, fingerprint_json
+             from runtime_baselines where ${where.sql}`,
     order,
     page: query.page,
     keptTotal: where.filtered ? undefined : keptRuntimeTotalOf(accountId, 'runtime_baselines'),
   });
-  const page = `select ${LIST_COLUMNS}, ${fingerprint} from ${rows} b ${orderSql(order)}`;
+  const page = `select ${LIST_COLUMNS}, row_version, ${fingerprint} from ${rows} b ${orderSql(order)}`;
   return pageWithTotal<ListedBaseline>(db, { sql: page, params: where.params }, total);
+}
+
+/** The stored fingerprint texts of the account's baselines `ids`, with their rows' versions, by id. */
+export async function fingerprintTexts(
+  db: Executor,
+  accountId: string,
+  ids: readonly string[],
+): Promise<Map<string, { version: string; text: string | null }>> {
+  const { rows } = await db.query<{ id: string; row_version: string; fingerprint_json: string | null }>(
+    `select id, xmin::text as row_version, fingerprint_json
+       from runtime_baselines where account_id = $1 and id = any($2::uuid[])`,
+    [accountId, ids],
+  );
+  return new Map(rows.map((row) => [row.id, { version: row.row_version, text: row.fingerprint_json }]));
 }

@@ -1,6 +1,7 @@
 /**
  * Latest baseline fingerprints (#7): one per workload container whose learning window closed.
- * `children_limit` truncates the process tree of each fingerprint in the page.
+ * `children_limit` truncates the process tree of each fingerprint in the page. Otherwise each
+ * fingerprint is its stored text, whose bytes the server keeps between pages (fingerprint-cache.ts).
  */
 import type { Database } from '../../db/database.js';
 import { truncateFingerprint } from '../../engines/runtime/index.js';
@@ -13,6 +14,7 @@ import type { AccountService } from '../accounts/service.js';
 import * as repo from './baseline-repository.js';
 import { BASELINE_FILTER_KEYS, BASELINE_SORT_FIELDS } from './baseline-schemas.js';
 import { inventoryContainerId } from './container-ids.js';
+import type { FingerprintCache } from './fingerprint-cache.js';
 
 /** The entry's fields before its fingerprint, in the response schema's order. */
 function baselineHead(accountId: string, row: Omit<repo.BaselineRow, 'fingerprint'>) {
@@ -45,29 +47,65 @@ export type SerializeBaseline = (entry: BaselineEntry) => string;
 
 /**
  * One entry's text, as parts: its fields (all strings, which JSON.stringify writes as the
- * serializer does) and the fingerprint's stored text (fingerprint-json.ts), or the serializer's
- * output for an entry without that text or whose fingerprint children_limit truncates.
+ * serializer does) and the fingerprint's stored text (fingerprint-json.ts) or its bytes, or the
+ * serializer's output for an entry without that text or whose fingerprint children_limit truncates.
  */
 function entryParts(
   accountId: string,
   row: repo.ListedBaseline,
+  fingerprintBytes: ReadonlyMap<string, Buffer>,
   childrenLimit: number | undefined,
   serialize: SerializeBaseline,
-): string[] {
-  if (row.fingerprint_json === null) {
+): (string | Buffer)[] {
+  if (row.fingerprint !== null) {
     return [serialize(toApiBaseline(accountId, { ...row, fingerprint: row.fingerprint }, childrenLimit))];
   }
   const head = JSON.stringify(baselineHead(accountId, row));
-  return [head.slice(0, -1), ',"fingerprint":', row.fingerprint_json, '}'];
+  const fingerprint = row.fingerprint_json ?? fingerprintBytes.get(row.id)!;
+  return [head.slice(0, -1), ',"fingerprint":', fingerprint, '}'];
+}
+
+/**
+ * The fingerprint bytes of a `version` page's rows whose text is stored: from the cache, or read
+ * and kept. Undefined when a row was rewritten or deleted between the page's read and this one:
+ * the caller then reads the page again with its texts.
+ */
+async function fingerprintBytesOf(
+  db: Database,
+  cache: FingerprintCache,
+  accountId: string,
+  rows: readonly repo.ListedBaseline[],
+): Promise<Map<string, Buffer> | undefined> {
+  const bytes = new Map<string, Buffer>();
+  const missing: repo.ListedBaseline[] = [];
+  for (const row of rows) {
+    if (row.fingerprint !== null || row.fingerprint_json !== null) continue;
+    const held = cache.get(accountId, row.id, row.row_version);
+    if (held) bytes.set(row.id, held);
+    else missing.push(row);
+  }
+  if (missing.length === 0) return bytes;
+  const stored = await repo.fingerprintTexts(
+    db,
+    accountId,
+    missing.map((row) => row.id),
+  );
+  for (const row of missing) {
+    const text = stored.get(row.id);
+    if (text?.version !== row.row_version || text.text === null) return undefined;
+    bytes.set(row.id, cache.keep(accountId, row.id, row.row_version, Buffer.from(text.text)));
+  }
+  return bytes;
 }
 
 /**
  * The page as text parts: the envelope, in PageList's field order, around the entries' parts.
- * Sent as one Buffer (utf8-bytes.ts): the fingerprints are most of a page's 0.5 MB.
+ * Sent piece by piece with its Content-Length (json-text.ts, sendJsonPieces): the fingerprints
+ * are most of a page's bytes.
  */
-function pageParts(entries: string[][], total: number, request: PageRequest): string[] {
+function pageParts(entries: (string | Buffer)[][], total: number, request: PageRequest): (string | Buffer)[] {
   const { page, page_count, page_size, total_count } = pageList([], total, request);
-  const parts = ['{"entries":['];
+  const parts: (string | Buffer)[] = ['{"entries":['];
   entries.forEach((entry, index) => {
     if (index > 0) parts.push(',');
     parts.push(...entry);
@@ -86,7 +124,17 @@ function baselineFilters(raw: string | undefined) {
   return filters;
 }
 
-export function createBaselineService({ db, accounts }: { db: Database; accounts: AccountService }) {
+const NO_BYTES: ReadonlyMap<string, Buffer> = new Map();
+
+export function createBaselineService({
+  db,
+  accounts,
+  fingerprints,
+}: {
+  db: Database;
+  accounts: AccountService;
+  fingerprints: FingerprintCache;
+}) {
   return {
     async listLatest(
       actor: Actor,
@@ -99,20 +147,28 @@ export function createBaselineService({ db, accounts }: { db: Database; accounts
         page: PageRequest;
       },
       serialize: SerializeBaseline,
-    ): Promise<string[]> {
+    ): Promise<(string | Buffer)[]> {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
-      const { rows, total } = await repo.listBaselines(db, account.id, {
-        filters: baselineFilters(query.filters),
-        q: query.q,
-        sort: parseSort(query.sort, BASELINE_SORT_FIELDS, 'created_at:desc'),
-        page: pageToOffset(query.page),
-        cachedText: query.childrenLimit === undefined,
-      });
-      return pageParts(
-        rows.map((row) => entryParts(account.id, row, query.childrenLimit, serialize)),
-        total,
-        query.page,
-      );
+      const read = (fingerprint: repo.FingerprintRead) =>
+        repo.listBaselines(db, account.id, {
+          filters: baselineFilters(query.filters),
+          q: query.q,
+          sort: parseSort(query.sort, BASELINE_SORT_FIELDS, 'created_at:desc'),
+          page: pageToOffset(query.page),
+          fingerprint,
+        });
+      const parts = ({ rows, total }: { rows: repo.ListedBaseline[]; total: number }, bytes = NO_BYTES) =>
+        pageParts(
+          rows.map((row) => entryParts(account.id, row, bytes, query.childrenLimit, serialize)),
+          total,
+          query.page,
+        );
+      if (query.childrenLimit !== undefined) return parts(await read('parsed'));
+      if (!fingerprints.enabled) return parts(await read('text'));
+      const page = await read('version');
+      const bytes = await fingerprintBytesOf(db, fingerprints, account.id, page.rows);
+      // A row rewritten or deleted between the two reads: the page again, with its texts.
+      return bytes ? parts(page, bytes) : parts(await read('text'));
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { lazySerializer, sendJsonBytes } from '../../http/json-text.js';
+import { lazySerializer, sendJsonPieces } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
 import { BaselineEntrySchema, BaselineList, BaselineListQuery } from './baseline-schemas.js';
 import type { BaselineEntry } from './baseline-service.js';
@@ -105,7 +105,7 @@ export function runtimeRoutes(app: Api, services: RuntimeServices): void {
         { filters, q, sort, childrenLimit: children_limit, page: { page, pageSize: page_size } },
         lazySerializer<BaselineEntry>(reply, BaselineEntrySchema),
       );
-      return sendJsonBytes(reply, parts);
+      return sendJsonPieces(reply, parts);
     },
   );
 

@@ -13,6 +13,7 @@ import {
 import type { AccountService } from '../accounts/service.js';
 import type { ClusterService } from '../clusters/service.js';
 import { createBaselineService } from './baseline-service.js';
+import { createFingerprintCache } from './fingerprint-cache.js';
 import { createHttpObservationService } from './http-service.js';
 import { createRuntimeIngestService, type RuntimePushListener } from './ingest-service.js';
 import { createInsightService } from './insight-service.js';
@@ -47,6 +48,9 @@ export function createRuntimeServices(deps: {
   const llm = llmConfigOf(config);
   const runtimeLlmQueue = llm ? createLlmQueue({ db, analyser: createLlmAnalyser(llm) }) : null;
   const runtimeStateCache = createStateCache({ maxChars: config.RUNTIME_STATE_CACHE_MB * 1024 * 1024 });
+  const baselineFingerprintCache = createFingerprintCache({
+    maxBytes: config.BASELINE_FINGERPRINT_CACHE_MB * 1024 * 1024,
+  });
   return {
     runtimeIngest: createRuntimeIngestService({
       db,
@@ -57,7 +61,8 @@ export function createRuntimeServices(deps: {
     }),
     runtimeStateCache,
     runtimeInsights: createInsightService({ db, accounts }),
-    runtimeBaselines: createBaselineService({ db, accounts }),
+    runtimeBaselines: createBaselineService({ db, accounts, fingerprints: baselineFingerprintCache }),
+    baselineFingerprintCache,
     runtimeHttpObservations: createHttpObservationService({ db, accounts }),
     runtimeSettings: createRuntimeSettingsService({ db, accounts }),
     runtimeLlmQueue,

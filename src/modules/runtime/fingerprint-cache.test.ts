@@ -1,0 +1,45 @@
+/**
+ * The fingerprint bytes cache (fingerprint-cache.ts) on its own: a text served only at the row
+ * version it was kept at, for the account it was kept for, and the byte budget kept by dropping
+ * the least recently used. The pages that use it are tested in test/runtime/baseline-json.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createFingerprintCache } from './fingerprint-cache.js';
+
+const bytes = (n: number, fill = 'x') => Buffer.from(fill.repeat(n));
+
+test('a kept text is served at its row version and account only', () => {
+  const cache = createFingerprintCache({ maxBytes: 1024 });
+  cache.keep('acc-1', 'b-1', '100', bytes(10));
+  assert.equal(cache.get('acc-1', 'b-1', '100')?.toString(), 'x'.repeat(10));
+  assert.equal(cache.get('acc-1', 'b-1', '101'), undefined, 'another version of the row');
+  assert.equal(cache.get('acc-2', 'b-1', '100'), undefined, 'the same id in another account');
+
+  cache.keep('acc-1', 'b-1', '101', bytes(20, 'y'));
+  assert.deepEqual(cache.size, { entries: 1, bytes: 20 }, 'the new version replaces the old');
+  assert.equal(cache.get('acc-1', 'b-1', '100'), undefined);
+});
+
+test('the budget holds: the least recently used go first, and a text larger than it is not kept', () => {
+  const cache = createFingerprintCache({ maxBytes: 100 });
+  cache.keep('acc', 'a', '1', bytes(40));
+  cache.keep('acc', 'b', '1', bytes(40));
+  assert.ok(cache.get('acc', 'a', '1'), 'a is now the most recently used');
+  cache.keep('acc', 'c', '1', bytes(40));
+  assert.equal(cache.get('acc', 'b', '1'), undefined, 'b was the least recently used');
+  assert.ok(cache.get('acc', 'a', '1'));
+  assert.deepEqual(cache.size, { entries: 2, bytes: 80 });
+
+  const large = bytes(101);
+  assert.equal(cache.keep('acc', 'd', '1', large), large, 'handed back for the page');
+  assert.equal(cache.get('acc', 'd', '1'), undefined);
+  assert.deepEqual(cache.size, { entries: 2, bytes: 80 });
+});
+
+test('a cache of 0 bytes is off and holds nothing', () => {
+  const cache = createFingerprintCache({ maxBytes: 0 });
+  assert.equal(cache.enabled, false);
+  cache.keep('acc', 'a', '1', bytes(1));
+  assert.deepEqual(cache.size, { entries: 0, bytes: 0 });
+});
