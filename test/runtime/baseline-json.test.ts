@@ -100,15 +100,18 @@ test('every baseline is written with its text, and pages read from it are the se
   for (const [i, body] of fromText.entries()) assert.equal(body, fromJsonb[i], `page ${PAGES[i]}`);
 });
 
-test('a page mixes baselines with and without their text in the same bytes', async () => {
-  const before = await bodies();
+/**
+ * Renders the text of the account's first `limit` baselines by id (all without one) from their
+ * stored jsonb, as migration 0023 does: the tests clear some texts.
+ */
+async function renderTexts(limit?: number) {
   const { rows } = await withSystemScope(() =>
     t.db.query<{ id: string; fingerprint: Parameters<typeof fingerprintJson>[0] }>(
-      'select id, fingerprint from runtime_baselines where account_id = $1 order by id limit 2',
+      `select id, fingerprint from runtime_baselines where account_id = $1 order by id
+        ${limit === undefined ? '' : `limit ${limit}`}`,
       [accountId],
     ),
   );
-  // Rendered from the stored jsonb, whose key order is not the schema's: the text follows the schema.
   for (const row of rows) {
     await withSystemScope(() =>
       t.db.query('update runtime_baselines set fingerprint_json = $3 where account_id = $1 and id = $2', [
@@ -118,6 +121,12 @@ test('a page mixes baselines with and without their text in the same bytes', asy
       ]),
     );
   }
+}
+
+test('a page mixes baselines with and without their text in the same bytes', async () => {
+  const before = await bodies();
+  // Rendered from the stored jsonb, whose key order is not the schema's: the text follows the schema.
+  await renderTexts(2);
   assert.deepEqual(await bodies(), before);
 });
 
@@ -146,27 +155,8 @@ test('children_limit is answered from the parsed fingerprint; the text follows t
   assert.equal(fingerprintJson(withProcess(missingUid)), null);
 });
 
-/** Every baseline of the account with its text again (the tests above clear some). */
-async function withTexts() {
-  const { rows } = await withSystemScope(() =>
-    t.db.query<{ id: string; fingerprint: Parameters<typeof fingerprintJson>[0] }>(
-      'select id, fingerprint from runtime_baselines where account_id = $1',
-      [accountId],
-    ),
-  );
-  for (const row of rows) {
-    await withSystemScope(() =>
-      t.db.query('update runtime_baselines set fingerprint_json = $3 where account_id = $1 and id = $2', [
-        accountId,
-        row.id,
-        fingerprintJson(row.fingerprint),
-      ]),
-    );
-  }
-}
-
 test('the server keeps each fingerprint text it read, and serves it only at the row version it read', async () => {
-  await withTexts();
+  await renderTexts();
   const cache = t.app.services.baselineFingerprintCache;
   const first = await bodies();
   const kept = cache.size;
@@ -230,7 +220,7 @@ const pageReads = (statements: string[]) =>
   statements.filter((sql) => sql.includes('row_version, fingerprint, fingerprint_json')).length;
 
 test('a page whose rows change between its two reads is read again with its texts', async () => {
-  await withTexts();
+  await renderTexts();
   const [expected] = await bodies();
   const statements: string[] = [];
   // Every row gets a new version just before the texts are read, as a concurrent rewrite would.
@@ -244,7 +234,7 @@ test('a page whose rows change between its two reads is read again with its text
 });
 
 test('with the cache off (BASELINE_FINGERPRINT_CACHE_MB=0) a page reads its texts with its rows', async () => {
-  await withTexts();
+  await renderTexts();
   const [expected] = await bodies();
   const statements: string[] = [];
   assert.equal(await pageThrough(recordingDb(statements), 0), expected);
