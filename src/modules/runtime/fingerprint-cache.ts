@@ -1,9 +1,9 @@
 /**
  * The API bytes of baseline fingerprints this server has sent, kept so that the next page holding
  * them reads neither their text from PostgreSQL nor encodes it again. A page of 20 baselines is
- * about 0.9 MB, nearly all fingerprint text: reading it cost the server 5 to 10 CPU ms a page
- * (pg's decoding, the UTF-8 encoding, the collector) and PostgreSQL the detoasting and sending of
- * every text (docs/performance.md, "Fix 31").
+ * about 0.9 MB in the large benchmark, nearly all fingerprint text: reading the texts cost the
+ * server 4 to 7 CPU ms a page (pg's decoding, the UTF-8 encoding, the collector) and PostgreSQL
+ * about 1 ms for detoasting and sending them (docs/performance.md, "Fix 31").
  *
  * A baseline's row is written once (insert ... on conflict do nothing) and never updated by the
  * service, but its id is derived from the workload and the capture time, and a hand-typed update
