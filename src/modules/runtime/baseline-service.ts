@@ -3,7 +3,7 @@
  * `children_limit` truncates the process tree of each fingerprint in the page. Otherwise each
  * fingerprint is its stored text, whose bytes the server keeps between pages (fingerprint-cache.ts).
  */
-import type { Database } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import { truncateFingerprint } from '../../engines/runtime/index.js';
 import type { Actor } from '../../http/actor.js';
 import { parseFilters } from '../../http/filters.js';
@@ -71,7 +71,7 @@ function entryParts(
  * the caller then reads the page again with its texts.
  */
 async function fingerprintBytesOf(
-  db: Database,
+  db: Executor,
   cache: FingerprintCache,
   accountId: string,
   rows: readonly repo.ListedBaseline[],
@@ -149,14 +149,15 @@ export function createBaselineService({
       serialize: SerializeBaseline,
     ): Promise<(string | Buffer)[]> {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
+      const list = {
+        filters: baselineFilters(query.filters),
+        q: query.q,
+        sort: parseSort(query.sort, BASELINE_SORT_FIELDS, 'created_at:desc'),
+        page: pageToOffset(query.page),
+      };
+      // The fallback below reads the same page again: the parameters are parsed once.
       const read = (fingerprint: repo.FingerprintRead) =>
-        repo.listBaselines(db, account.id, {
-          filters: baselineFilters(query.filters),
-          q: query.q,
-          sort: parseSort(query.sort, BASELINE_SORT_FIELDS, 'created_at:desc'),
-          page: pageToOffset(query.page),
-          fingerprint,
-        });
+        repo.listBaselines(db, account.id, { ...list, fingerprint });
       const parts = ({ rows, total }: { rows: repo.ListedBaseline[]; total: number }, bytes = NO_BYTES) =>
         pageParts(
           rows.map((row) => entryParts(account.id, row, bytes, query.childrenLimit, serialize)),
