@@ -64,9 +64,15 @@ const ConfigSchema = Type.Object({
   RUNTIME_STATE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 0 }),
   /**
    * MiB of baseline fingerprints' response bytes a server keeps between pages of latest baselines,
-   * so a page reads from PostgreSQL only its rows' versions (fingerprint-cache.ts); 0 keeps none.
+   * so a page reads from PostgreSQL only its rows' versions (row-bytes-cache.ts); 0 keeps none.
    */
   BASELINE_FINGERPRINT_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
+  /**
+   * MiB of identities' response bytes a server keeps between identities pages, so a page reads
+   * from PostgreSQL only the versions of what each identity is made from (row-bytes-cache.ts);
+   * 0 keeps none.
+   */
+  IDENTITY_TEXT_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
   /** Integrations may call loopback and private addresses (never link-local/metadata); see docs/integrations.md. */
   INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
   /** Webhook deliveries: per-attempt deadline, attempts before giving up, first retry delay (doubles), queue poll. */

@@ -1,5 +1,6 @@
 /** Wires the services of every module from the app's dependencies (factories, no container). */
 import type { AppDeps } from './app.js';
+import { createRowBytesCache } from './http/row-bytes-cache.js';
 import { createAccessKeyService } from './modules/access-keys/service.js';
 import { createAccountService } from './modules/accounts/service.js';
 import { createLoginThrottle } from './modules/auth/login-throttle.js';
@@ -28,6 +29,7 @@ export function createServices({ config, db, pepper }: AppDeps) {
     db,
     unsafeDisableScoping: config.POSTURE_UNSAFE_DISABLE_APP_SCOPING,
   });
+  const identityTextCache = createRowBytesCache({ maxBytes: config.IDENTITY_TEXT_CACHE_MB * 1024 * 1024 });
   const clusters = createClusterService({ db, accounts });
   // Findings follow every ingestion that can change them, inside its transaction (after the
   // identities recompute, which identity findings read); new and reopened groups are queued for
@@ -53,7 +55,8 @@ export function createServices({ config, db, pepper }: AppDeps) {
     inventoryContainers: createInventoryContainerService({ db, accounts }),
     registries: createRegistryService({ db, accounts }),
     clusterActions: createClusterActionService({ db, clusters }),
-    identities: createIdentityService({ db, accounts }),
+    identities: createIdentityService({ db, accounts, texts: identityTextCache }),
+    identityTextCache,
     rbac: createRbacService({ db, accounts }),
     ...createRuntimeServices({
       config,

@@ -32,7 +32,7 @@ export function sendJsonText(reply: FastifyReply, text: string) {
 
 /**
  * A body of pieces already in memory, sent with its Content-Length, piece by piece: a piece given
- * as bytes (a baseline's cached fingerprint, fingerprint-cache.ts) goes to the socket as it is.
+ * as bytes (a baseline's cached fingerprint, row-bytes-cache.ts) goes to the socket as it is.
  * Joined into one Buffer, every response allocated its whole body (0.9 MB for 20 baselines) and
  * copied it there: page faults on the fresh memory, and the collector's major marking driven by
  * that external memory, were a third of the server's CPU (docs/performance.md, "Fix 31").

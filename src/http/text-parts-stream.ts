@@ -18,8 +18,11 @@
 import { Readable } from 'node:stream';
 import { utf8Bytes } from './utf8-bytes.js';
 
-/** A part of the body: a text, or the pieces of one (joined without a string in between). */
-export type TextPart = string | readonly string[];
+/**
+ * A part of the body: a text, the pieces of one (joined without a string in between), or bytes
+ * already encoded (kept between responses, row-bytes-cache.ts), sent as they are.
+ */
+export type TextPart = string | readonly string[] | Buffer;
 
 export function textPartsStream(parts: (TextPart | undefined)[]): Readable {
   let next = 0;
@@ -32,7 +35,7 @@ export function textPartsStream(parts: (TextPart | undefined)[]): Readable {
         const part = parts[next] as TextPart;
         parts[next] = undefined; // the text (and the rows it points into) can go once sent
         next++;
-        chunk = typeof part === 'string' ? part : utf8Bytes(part);
+        chunk = typeof part === 'string' || Buffer.isBuffer(part) ? part : utf8Bytes(part);
       }
       if (chunk.length === 0) this.push(null);
       else if (typeof chunk === 'string') this.push(chunk, 'utf8');

@@ -4,7 +4,7 @@
  * The body must be the same bytes the response schema's serializer writes: each page is read
  * with the stored text, then again after clearing it (the path of baselines written before 0023),
  * and both bodies are compared byte for byte. The harness also validates them against /openapi.json.
- * The server keeps the texts' bytes between pages (fingerprint-cache.ts): the last tests show it
+ * The server keeps the texts' bytes between pages (row-bytes-cache.ts): the last tests show it
  * serves them only at the row version it read.
  */
 import assert from 'node:assert/strict';
@@ -12,9 +12,9 @@ import { after, before, test } from 'node:test';
 import { type Database, queryAll, type Statement } from '../../src/db/database.js';
 import { withSystemScope } from '../../src/db/scope.js';
 import type { Actor } from '../../src/http/actor.js';
+import { createRowBytesCache } from '../../src/http/row-bytes-cache.js';
 import type { AccountService } from '../../src/modules/accounts/service.js';
 import { createBaselineService } from '../../src/modules/runtime/baseline-service.js';
-import { createFingerprintCache } from '../../src/modules/runtime/fingerprint-cache.js';
 import { fingerprintJson } from '../../src/modules/runtime/fingerprint-json.js';
 import { createCluster } from '../ingest/sample.js';
 import { createTenant, startTestApp, type TestApp } from '../support/harness.js';
@@ -205,7 +205,7 @@ async function pageThrough(db: Database, maxBytes: number): Promise<string> {
   const service = createBaselineService({
     db,
     accounts: { requireAccount: async () => ({ id: accountId }) } as unknown as AccountService,
-    fingerprints: createFingerprintCache({ maxBytes }),
+    fingerprints: createRowBytesCache({ maxBytes }),
   });
   const parts = await withSystemScope(() =>
     service.listLatest({} as Actor, accountId, { page: { page: 1, pageSize: 50 } }, () =>

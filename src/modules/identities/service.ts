@@ -13,7 +13,9 @@ import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { isUuid } from '../../http/ids.js';
 import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
+import type { RowBytesCache } from '../../http/row-bytes-cache.js';
 import type { TextPart } from '../../http/text-parts-stream.js';
+import { utf8Bytes } from '../../http/utf8-bytes.js';
 import type { AccountService } from '../accounts/service.js';
 import { hasCachedAccess, identityJsonParts } from './identity-json.js';
 import { parseIdentityListQuery, type RawIdentityListQuery } from './list-query.js';
@@ -53,7 +55,20 @@ const levelRank = (value: string) => -RISK_LEVEL_VALUES.indexOf(value as (typeof
 /** The response schema's serializer of one identity, for rows without the cached text. */
 export type SerializeIdentity = (identity: ApiIdentity) => string;
 
-export function createIdentityService({ db, accounts }: { db: Database; accounts: AccountService }) {
+/**
+ * `texts` keeps identities' response bytes between pages, by the version of what each is made from
+ * (repository.ts, TEXT_VERSION; docs/performance.md "Fix 32"); of 0 bytes, every page reads its
+ * identities' texts.
+ */
+export function createIdentityService({
+  db,
+  accounts,
+  texts,
+}: {
+  db: Database;
+  accounts: AccountService;
+  texts: RowBytesCache;
+}) {
   /**
    * The API JSON of each row as text pieces, with its risks and raw objects read in one query
    * each: assembled from the cached text (identity-json.ts, with each risk's own text,
@@ -108,6 +123,46 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
     return older;
   }
 
+  /** A page's identities read with their texts, each as its text pieces. */
+  async function readPage(accountId: string, query: repo.IdentityPageQuery, serialize: SerializeIdentity) {
+    const { rows, total } = await repo.listIdentities(db, accountId, query);
+    return { entries: await expand(accountId, rows, serialize), total };
+  }
+
+  /**
+   * A page's identities from the bytes kept of them where their version is still the one read,
+   * reading the texts of the others only. Their bytes are kept under the version read before them,
+   * so a text is never older than the version that serves it.
+   */
+  async function cachedPage(
+    accountId: string,
+    query: repo.IdentityPageQuery,
+    serialize: SerializeIdentity,
+  ): Promise<{ entries: TextPart[]; total: number }> {
+    const { rows: versions, total } = await repo.listIdentityVersions(db, accountId, query);
+    const entries = versions.map(({ id, text_version }) => texts.get(accountId, id, text_version));
+    const missing = versions.flatMap((version, index) => (entries[index] ? [] : [{ ...version, index }]));
+    if (missing.length > 0) {
+      const found = await repo.findIdentities(
+        db,
+        accountId,
+        missing.map(({ id }) => id),
+      );
+      // Deleted between the two reads: the page is read again, whole, as without the kept bytes.
+      if (found.length < missing.length) return readPage(accountId, query, serialize);
+      const rows = new Map(found.map((row) => [row.id, row]));
+      const read = await expand(
+        accountId,
+        missing.map(({ id }) => rows.get(id)!),
+        serialize,
+      );
+      missing.forEach(({ id, text_version, index }, position) => {
+        entries[index] = texts.keep(accountId, id, text_version, utf8Bytes(read[position]!));
+      });
+    }
+    return { entries: entries as Buffer[], total };
+  }
+
   async function requireIdentity(accountId: string, identityId: string) {
     const row = isUuid(identityId) ? await repo.findIdentity(db, accountId, identityId) : undefined;
     if (!row) throw identityNotFound();
@@ -116,10 +171,10 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
 
   return {
     /**
-     * #14 as JSON text in parts, the page envelope around each identity's text pieces (pageList's
-     * fields): joined, they are the body. The route streams them one by one, each identity encoded
-     * from its pieces when the socket asks for it, rather than joining a page of up to a megabyte
-     * into one string (docs/performance.md, "Server memory").
+     * #14 as JSON text in parts, the page envelope around each identity's kept bytes or text pieces
+     * (pageList's fields): joined, they are the body. The route streams them one by one, an
+     * identity read as pieces encoded when the socket asks for it, rather than joining a page of up
+     * to several megabytes into one string (docs/performance.md, "Server memory").
      */
     async list(
       actor: Actor,
@@ -128,17 +183,16 @@ export function createIdentityService({ db, accounts }: { db: Database; accounts
       serialize: SerializeIdentity,
     ): Promise<TextPart[]> {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
-      const { filters, sort } = parseIdentityListQuery(query);
-      const { rows, total } = await repo.listIdentities(db, account.id, {
-        filters,
-        sort,
-        page: pageToOffset(query.page),
+      const pageQuery = { ...parseIdentityListQuery(query), page: pageToOffset(query.page) };
+      const { entries: identities, total } = texts.enabled
+        ? await cachedPage(account.id, pageQuery, serialize)
+        : await readPage(account.id, pageQuery, serialize);
+      const { entries, ...envelope } = pageList(identities, total, query.page);
+      const parts: TextPart[] = ['{"entries":['];
+      entries.forEach((entry, index) => {
+        if (index > 0) parts.push(',');
+        parts.push(entry);
       });
-      const { entries, ...envelope } = pageList(await expand(account.id, rows, serialize), total, query.page);
-      const parts: TextPart[] = [
-        '{"entries":[',
-        ...entries.map((entry, index) => (index === 0 ? entry : [',', ...entry])),
-      ];
       parts.push(`],${JSON.stringify(envelope).slice(1)}`);
       return parts;
     },

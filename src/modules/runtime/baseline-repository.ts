@@ -41,7 +41,7 @@ export interface BaselineRow {
  * - `text`: the API's text rendered when the baseline was written (migration 0023), or the parsed
  *   jsonb for a row without that text;
  * - `version`: for a row with its text, only the row's version, whose text the server may hold
- *   (fingerprint-cache.ts; `fingerprintTexts` reads the others); the parsed jsonb for a row without.
+ *   (row-bytes-cache.ts; `fingerprintTexts` reads the others); the parsed jsonb for a row without.
  */
 export type FingerprintRead = 'parsed' | 'text' | 'version';
 

@@ -1,7 +1,7 @@
 /**
  * Latest baseline fingerprints (#7): one per workload container whose learning window closed.
  * `children_limit` truncates the process tree of each fingerprint in the page. Otherwise each
- * fingerprint is its stored text, whose bytes the server keeps between pages (fingerprint-cache.ts).
+ * fingerprint is its stored text, whose bytes the server keeps between pages (row-bytes-cache.ts).
  */
 import type { Database, Executor } from '../../db/database.js';
 import { truncateFingerprint } from '../../engines/runtime/index.js';
@@ -9,12 +9,12 @@ import type { Actor } from '../../http/actor.js';
 import { parseFilters } from '../../http/filters.js';
 import { CLUSTER_ID_FILTER, iso, requireClusterIds } from '../../http/ids.js';
 import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
+import type { RowBytesCache } from '../../http/row-bytes-cache.js';
 import { parseSort } from '../../http/sort.js';
 import type { AccountService } from '../accounts/service.js';
 import * as repo from './baseline-repository.js';
 import { BASELINE_FILTER_KEYS, BASELINE_SORT_FIELDS } from './baseline-schemas.js';
 import { inventoryContainerId } from './container-ids.js';
-import type { FingerprintCache } from './fingerprint-cache.js';
 
 /** The entry's fields before its fingerprint, in the response schema's order. */
 function baselineHead(accountId: string, row: Omit<repo.BaselineRow, 'fingerprint'>) {
@@ -72,7 +72,7 @@ function entryParts(
  */
 async function fingerprintBytesOf(
   db: Executor,
-  cache: FingerprintCache,
+  cache: RowBytesCache,
   accountId: string,
   rows: readonly repo.ListedBaseline[],
 ): Promise<Map<string, Buffer> | undefined> {
@@ -133,7 +133,7 @@ export function createBaselineService({
 }: {
   db: Database;
   accounts: AccountService;
-  fingerprints: FingerprintCache;
+  fingerprints: RowBytesCache;
 }) {
   return {
     async listLatest(

@@ -10,10 +10,10 @@ import {
   type LlmAnalyserConfig,
   llmAnalyserConfigFromEnv,
 } from '../../engines/runtime/index.js';
+import { createRowBytesCache } from '../../http/row-bytes-cache.js';
 import type { AccountService } from '../accounts/service.js';
 import type { ClusterService } from '../clusters/service.js';
 import { createBaselineService } from './baseline-service.js';
-import { createFingerprintCache } from './fingerprint-cache.js';
 import { createHttpObservationService } from './http-service.js';
 import { createRuntimeIngestService, type RuntimePushListener } from './ingest-service.js';
 import { createInsightService } from './insight-service.js';
@@ -48,7 +48,7 @@ export function createRuntimeServices(deps: {
   const llm = llmConfigOf(config);
   const runtimeLlmQueue = llm ? createLlmQueue({ db, analyser: createLlmAnalyser(llm) }) : null;
   const runtimeStateCache = createStateCache({ maxChars: config.RUNTIME_STATE_CACHE_MB * 1024 * 1024 });
-  const baselineFingerprintCache = createFingerprintCache({
+  const baselineFingerprintCache = createRowBytesCache({
     maxBytes: config.BASELINE_FINGERPRINT_CACHE_MB * 1024 * 1024,
   });
   return {

@@ -1,28 +1,29 @@
 /**
- * The API bytes of baseline fingerprints this server has sent, kept so that the next page holding
- * them reads neither their text from PostgreSQL nor encodes it again. A page of 20 baselines is
- * about 0.9 MB in the large benchmark, nearly all fingerprint text: reading the texts cost the
- * server 4 to 7 CPU ms a page (pg's decoding, the UTF-8 encoding, the collector) and PostgreSQL
- * about 1 ms for detoasting and sending them (docs/performance.md, "Fix 31").
+ * Response bytes of stored texts this server has sent, kept so that the next page holding them
+ * reads neither their text from PostgreSQL nor encodes it again: baseline fingerprints (about
+ * 43 KB each, docs/performance.md "Fix 31") and whole identities (about 80 KB each with their
+ * graph, permissions, risks and raw RBAC objects, "Fix 32"). Reading such texts cost the server
+ * its CPU in pg's decoding, the UTF-8 encoding and the collector, and PostgreSQL its detoasting.
  *
- * A baseline's row is written once (insert ... on conflict do nothing) and never updated by the
- * service, but its id is derived from the workload and the capture time, and a hand-typed update
- * or a migration may rewrite its text. So each text is kept with its row's version (PostgreSQL's
- * `xmin`, which every new row version renews) and served only to a page that read that version.
+ * Each text is kept with the version of what it was made from, and served only to a page that read
+ * that same version. A version is PostgreSQL's `xmin` of the rows (which every new row version
+ * renews), as the caller composes it: the cache compares it and nothing else. A caller must keep
+ * bytes made from rows at least as new as the version it keys them by (it read the version first),
+ * so a page never gets bytes older than the rows it read.
  *
  * Bounded by the bytes it holds (least recently used dropped first); `maxBytes` 0 holds nothing.
  *
  * @example
- *   const cache = createFingerprintCache({ maxBytes: 16 * 1024 * 1024 });
+ *   const cache = createRowBytesCache({ maxBytes: 16 * 1024 * 1024 });
  *   cache.get(accountId, id, version) ?? cache.keep(accountId, id, version, Buffer.from(text));
  */
 
-export interface FingerprintCache {
+export interface RowBytesCache {
   /** Whether it may hold anything: a cache of 0 bytes is not asked. */
   readonly enabled: boolean;
-  /** The bytes kept for the baseline at this row version, if any. */
+  /** The bytes kept for the account's row `id` at this version, if any. */
   get(accountId: string, id: string, version: string): Buffer | undefined;
-  /** Keeps the bytes of the baseline at this row version, and returns them. */
+  /** Keeps the bytes of the account's row `id` at this version, and returns them. */
   keep(accountId: string, id: string, version: string, bytes: Buffer): Buffer;
   /** What is held, for tests and diagnostics. */
   readonly size: { entries: number; bytes: number };
@@ -33,7 +34,7 @@ interface Entry {
   bytes: Buffer;
 }
 
-export function createFingerprintCache({ maxBytes }: { maxBytes: number }): FingerprintCache {
+export function createRowBytesCache({ maxBytes }: { maxBytes: number }): RowBytesCache {
   // A Map iterates in insertion order: re-inserting on every hit keeps the least recent first.
   const entries = new Map<string, Entry>();
   let held = 0;

@@ -1,16 +1,17 @@
 /**
- * The fingerprint bytes cache (fingerprint-cache.ts) on its own: a text served only at the row
- * version it was kept at, for the account it was kept for, and the byte budget kept by dropping
- * the least recently used. The pages that use it are tested in test/runtime/baseline-json.test.ts.
+ * The row bytes cache (row-bytes-cache.ts) on its own: a text served only at the row version it
+ * was kept at, for the account it was kept for, and the byte budget kept by dropping the least
+ * recently used. The pages that use it are tested in test/runtime/baseline-json.test.ts and
+ * test/identities/identity-json.test.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createFingerprintCache } from './fingerprint-cache.js';
+import { createRowBytesCache } from './row-bytes-cache.js';
 
 const bytes = (n: number, fill = 'x') => Buffer.from(fill.repeat(n));
 
 test('a kept text is served at its row version and account only', () => {
-  const cache = createFingerprintCache({ maxBytes: 1024 });
+  const cache = createRowBytesCache({ maxBytes: 1024 });
   cache.keep('acc-1', 'b-1', '100', bytes(10));
   assert.equal(cache.get('acc-1', 'b-1', '100')?.toString(), 'x'.repeat(10));
   assert.equal(cache.get('acc-1', 'b-1', '101'), undefined, 'another version of the row');
@@ -22,7 +23,7 @@ test('a kept text is served at its row version and account only', () => {
 });
 
 test('the budget holds: the least recently used go first, and a text larger than it is not kept', () => {
-  const cache = createFingerprintCache({ maxBytes: 100 });
+  const cache = createRowBytesCache({ maxBytes: 100 });
   cache.keep('acc', 'a', '1', bytes(40));
   cache.keep('acc', 'b', '1', bytes(40));
   assert.ok(cache.get('acc', 'a', '1'), 'a is now the most recently used');
@@ -38,7 +39,7 @@ test('the budget holds: the least recently used go first, and a text larger than
 });
 
 test('a cache of 0 bytes is off and holds nothing', () => {
-  const cache = createFingerprintCache({ maxBytes: 0 });
+  const cache = createRowBytesCache({ maxBytes: 0 });
   assert.equal(cache.enabled, false);
   cache.keep('acc', 'a', '1', bytes(1));
   assert.deepEqual(cache.size, { entries: 0, bytes: 0 });
