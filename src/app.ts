@@ -90,6 +90,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance & { servi
     },
     genReqId: () => randomUUID(),
     bodyLimit: JSON_BODY_LIMIT,
+    // While the server drains on shutdown, a request arriving on a connection that was busy is
+    // still answered (with `Connection: close`; the database closes only after the drain), rather
+    // than with Fastify's own 503 body, which is not the API's error envelope.
+    return503OnClosing: false,
     routerOptions: {
       querystringParser: parseQueryDroppingEmpty,
       // find-my-way's default (100 characters) would answer 404 to a path naming an object whose

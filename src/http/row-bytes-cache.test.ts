@@ -2,7 +2,7 @@
  * The row bytes cache (row-bytes-cache.ts) on its own: a text served only at the row version it
  * was kept at, for the account it was kept for, and the byte budget kept by dropping the least
  * recently used. The pages that use it are tested in test/runtime/baseline-json.test.ts and
- * test/identities/identity-json.test.ts.
+ * test/identities/identity-bytes.test.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

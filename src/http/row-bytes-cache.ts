@@ -1,9 +1,10 @@
 /**
  * Response bytes of stored texts this server has sent, kept so that the next page holding them
  * reads neither their text from PostgreSQL nor encodes it again: baseline fingerprints (about
- * 43 KB each, docs/performance.md "Fix 31") and whole identities (about 80 KB each with their
- * graph, permissions, risks and raw RBAC objects, "Fix 32"). Reading such texts cost the server
- * its CPU in pg's decoding, the UTF-8 encoding and the collector, and PostgreSQL its detoasting.
+ * 43 KB each, docs/performance.md "Fix 31") and whole identities (about 66 KB each at large, with
+ * their graph, permissions, risks and raw RBAC objects, "Fix 32"). Reading such texts cost the
+ * server its CPU in pg's decoding, the UTF-8 encoding and the collector, and PostgreSQL its
+ * detoasting.
  *
  * Each text is kept with the version of what it was made from, and served only to a page that read
  * that same version. A version is PostgreSQL's `xmin` of the rows (which every new row version

@@ -58,6 +58,11 @@ test('SIGTERM under load: in-flight requests finish, nothing is logged as an err
     .filter((line) => /"level":(50|60)|Error|Cannot use a pool/.test(line));
   assert.deepEqual(errorLines, [], `the server logged errors while shutting down:\n${server.output()}`);
   assert.equal(exitCode, 0);
+  // A request that reached the draining server was answered in full, never with a body outside
+  // the API's error envelope; a connection refused once it stopped listening is the client's to retry.
+  const answeredWrongly = load.violations.filter((violation) => !/connection error/.test(violation));
+  const outcomes = [...load.outcomes].map(([phase, counts]) => [phase, Object.fromEntries(counts)]);
+  assert.deepEqual(answeredWrongly, [], JSON.stringify(outcomes));
 
   // Pushes cut by the shutdown are retried against a restarted server; acknowledged ones must not repeat.
   const restarted = await startServer(store);
