@@ -7,14 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Database, Statement } from '../../src/db/database.js';
-import { queryAll } from '../../src/db/database.js';
+import type { Database } from '../../src/db/database.js';
 import { withSystemScope } from '../../src/db/scope.js';
 import type { Actor } from '../../src/http/actor.js';
 import { createRowBytesCache, type RowBytesCache } from '../../src/http/row-bytes-cache.js';
 import type { AccountService } from '../../src/modules/accounts/service.js';
 import { createIdentityService } from '../../src/modules/identities/service.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
+import { recordingDb } from '../support/recording-db.js';
 import { pushSampleWithRbac } from './support.js';
 
 let t: TestApp;
@@ -83,29 +83,6 @@ test('a page is served from the kept bytes, and follows every row an identity is
   assert.equal(now.last_used_at, '2031-02-03T04:05:06.000Z');
 });
 
-/** t.db recording the SQL it runs into `statements`; `before` runs ahead of each single query. */
-function recordingDb(statements: string[], before?: (sql: string) => Promise<void>): Database {
-  return new Proxy(t.db, {
-    get(db, property) {
-      if (property === 'query') {
-        return async (sql: string, params?: unknown[]) => {
-          statements.push(sql);
-          await before?.(sql);
-          return db.query(sql, params);
-        };
-      }
-      if (property === 'queryAll') {
-        return (all: Statement[]) => {
-          statements.push(...all.map((statement) => statement.sql));
-          return queryAll(db, all);
-        };
-      }
-      const value = Reflect.get(db, property);
-      return typeof value === 'function' ? value.bind(db) : value;
-    },
-  });
-}
-
 /** Page 1 as the route reads it, through a service on `db` keeping its bytes in `texts`. */
 async function pageThrough(db: Database, texts: RowBytesCache): Promise<string> {
   const service = createIdentityService({
@@ -134,12 +111,12 @@ test('a page of kept identities reads no text; without the cache a page reads it
   const expected = (await t.request({ method: 'GET', url: PAGE(), token: tenant.adminToken })).text;
   const texts = createRowBytesCache({ maxBytes: 16 * 1024 * 1024 });
   const statements: string[] = [];
-  assert.equal(await pageThrough(recordingDb(statements), texts), expected);
+  assert.equal(await pageThrough(recordingDb(t.db, statements), texts), expected);
   assert.equal(count(statements, VERSIONS_READ), 1);
   assert.equal(count(statements, TEXTS_READ), 1, 'the texts of the identities not kept yet');
 
   statements.length = 0;
-  assert.equal(await pageThrough(recordingDb(statements), texts), expected);
+  assert.equal(await pageThrough(recordingDb(t.db, statements), texts), expected);
   assert.equal(count(statements, VERSIONS_READ), 1);
   assert.equal(count(statements, TEXTS_READ), 0, 'every identity was kept');
   assert.ok(
@@ -149,7 +126,7 @@ test('a page of kept identities reads no text; without the cache a page reads it
 
   statements.length = 0;
   const off = createRowBytesCache({ maxBytes: 0 });
-  assert.equal(await pageThrough(recordingDb(statements), off), expected);
+  assert.equal(await pageThrough(recordingDb(t.db, statements), off), expected);
   assert.equal(count(statements, VERSIONS_READ), 0, 'IDENTITY_TEXT_CACHE_MB=0 reads the page once');
   assert.equal(count(statements, TEXTS_READ), 1);
 });
@@ -158,7 +135,7 @@ test('an identity deleted between the page read and its text read: the page is r
   const { entries } = await getJson<{ entries: Identity[] }>(PAGE());
   const gone = entries.at(-1)!.id;
   const statements: string[] = [];
-  const racing = recordingDb(statements, async (sql) => {
+  const racing = recordingDb(t.db, statements, async (sql) => {
     if (sql.includes('i.id = any($2::uuid[])')) {
       await t.db.query('delete from identities where account_id = $1 and id = $2', [tenant.accountId, gone]);
     }

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { type Database, queryAll, type Statement } from '../../src/db/database.js';
+import type { Database } from '../../src/db/database.js';
 import { withSystemScope } from '../../src/db/scope.js';
 import type { Actor } from '../../src/http/actor.js';
 import { createRowBytesCache } from '../../src/http/row-bytes-cache.js';
@@ -18,6 +18,7 @@ import { createBaselineService } from '../../src/modules/runtime/baseline-servic
 import { fingerprintJson } from '../../src/modules/runtime/fingerprint-json.js';
 import { createCluster } from '../ingest/sample.js';
 import { createTenant, startTestApp, type TestApp } from '../support/harness.js';
+import { recordingDb } from '../support/recording-db.js';
 import { connect, exec, fileOpen, pushOk, putSettings, WEB, type WorkloadRef } from './support.js';
 
 let t: TestApp;
@@ -177,29 +178,6 @@ test('the server keeps each fingerprint text it read, and serves it only at the 
   assert.doesNotMatch(rewritten!, /"comm":"worker"/);
 });
 
-/** t.db recording the SQL it runs into `statements`; `before` runs ahead of each single query. */
-function recordingDb(statements: string[], before?: (sql: string) => Promise<void>): Database {
-  return new Proxy(t.db, {
-    get(db, property) {
-      if (property === 'query') {
-        return async (sql: string, params?: unknown[]) => {
-          statements.push(sql);
-          await before?.(sql);
-          return db.query(sql, params);
-        };
-      }
-      if (property === 'queryAll') {
-        return (all: Statement[]) => {
-          statements.push(...all.map((statement) => statement.sql));
-          return queryAll(db, all);
-        };
-      }
-      const value = Reflect.get(db, property);
-      return typeof value === 'function' ? value.bind(db) : value;
-    },
-  });
-}
-
 /** Page 1 as the route reads it, through a service on `db` with a cache of `maxBytes`. */
 async function pageThrough(db: Database, maxBytes: number): Promise<string> {
   const service = createBaselineService({
@@ -224,7 +202,7 @@ test('a page whose rows change between its two reads is read again with its text
   const [expected] = await bodies();
   const statements: string[] = [];
   // Every row gets a new version just before the texts are read, as a concurrent rewrite would.
-  const racing = recordingDb(statements, async (sql) => {
+  const racing = recordingDb(t.db, statements, async (sql) => {
     if (sql.includes('xmin::text as row_version, fingerprint_json')) {
       await t.db.query('update runtime_baselines set notes = notes where account_id = $1', [accountId]);
     }
@@ -237,7 +215,7 @@ test('with the cache off (BASELINE_FINGERPRINT_CACHE_MB=0) a page reads its text
   await renderTexts();
   const [expected] = await bodies();
   const statements: string[] = [];
-  assert.equal(await pageThrough(recordingDb(statements), 0), expected);
+  assert.equal(await pageThrough(recordingDb(t.db, statements), 0), expected);
   assert.equal(pageReads(statements), 1);
   assert.ok(!statements.some((sql) => sql.includes('xmin::text as row_version, fingerprint_json')));
 });
