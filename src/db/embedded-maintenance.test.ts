@@ -38,6 +38,13 @@ test('a round analyzes a table past the analyze threshold, vacuums one past the 
   const maintained = await statsOf(db);
   assert.equal(maintained?.reltuples, 2000, 'the planner now knows the row count');
   assert.ok((maintained?.allVisible ?? 0) > 0, 'index-only scans can skip the heap of its pages');
+  // Analyzed with the embedded store's small sample: 10 histogram buckets, not PostgreSQL's 100,
+  // and the setting ended with the analyze's transaction.
+  const { rows: histogram } = await db.query<{ bounds: number; target: string }>(
+    `select array_length(histogram_bounds::text::text[], 1) as bounds, current_setting('default_statistics_target') as target
+       from pg_stats where tablename = 'maintenance_probe' and attname = 'note'`,
+  );
+  assert.deepEqual(histogram, [{ bounds: 11, target: '100' }]);
 
   // 1,000 more: past 50 + 10% of 3,000 for an analyze, short of 1,000 + 20% of 3,000 for a vacuum.
   await db.exec(`insert into ${probe} select g, md5(g::text) from generate_series(2001, 3000) g`);

@@ -17,9 +17,14 @@
  * activity counters at zero, so a table filled before a restart would never count as inserted
  * into; pg_class still says (as of its last analyze or vacuum) how much of it is all-visible.
  *
- * PGlite serves one statement at a time, so requests wait while a table is analyzed or vacuumed:
- * tens of milliseconds for ANALYZE's sample, longer for a VACUUM of a large table after heavy
- * churn; the thresholds keep that rare.
+ * PGlite serves one statement at a time, so requests wait while a table is analyzed or vacuumed;
+ * the thresholds keep that rare, and each ANALYZE samples 3,000 rows (statistics target 10), not
+ * PostgreSQL's 30,000. Reading the sample is nearly all of an ANALYZE's cost here: with the full
+ * sample, the round after a medium bulk load analyzed findings in 1.3 s, the CVE rows in 1.0 s and
+ * five tables in 5 s, while every request waited (docs/performance.md, "Fix 33"); with 3,000 rows
+ * each took 50 to 90 ms. The planner needs the row counts and the key columns' common values from
+ * these statistics, which 3,000 rows give to a few percent, as for the scan push's catch-up
+ * (migration 0036). Columns with a target of their own (migration 0031) keep it.
  *
  * @example
  *   const maintenance = startEmbeddedMaintenance(db, log);
@@ -36,6 +41,8 @@ const VACUUM_INSERT_THRESHOLD = 1000;
 const VACUUM_INSERT_SCALE = 0.2;
 const VACUUM_UNMARKED_PAGES_THRESHOLD = 100;
 const VACUUM_UNMARKED_PAGES_SCALE = 0.2;
+/** ANALYZE samples 300 rows per unit of the target: 3,000 rows (see the header) */
+export const EMBEDDED_STATISTICS_TARGET = 10;
 export const MAINTENANCE_INTERVAL_MS = 60_000;
 
 interface TableActivity {
@@ -79,16 +86,15 @@ export async function maintainEmbeddedStore(db: Database): Promise<MaintenanceRo
       t.inserted > VACUUM_INSERT_THRESHOLD + VACUUM_INSERT_SCALE * t.live ||
       t.pages - t.allVisible > VACUUM_UNMARKED_PAGES_THRESHOLD + VACUUM_UNMARKED_PAGES_SCALE * t.pages,
   );
-  // One statement per table, outside any transaction (VACUUM refuses to run in one): requests
-  // queued meanwhile are served between two of them.
+  // One statement per table: requests queued meanwhile are served between two of them.
   let longest: MaintenanceRound['longest'];
-  const statements = [
-    ...analyzed.map(({ table }) => `analyze ${table}`),
-    ...vacuumed.map(({ table }) => `vacuum ${table}`),
+  const steps = [
+    ...analyzed.map(({ table }) => ({ statement: `analyze ${table}`, run: () => analyzeSampled(db, table) })),
+    ...vacuumed.map(({ table }) => ({ statement: `vacuum ${table}`, run: () => db.exec(`vacuum ${table}`) })),
   ];
-  for (const statement of statements) {
+  for (const { statement, run } of steps) {
     const started = performance.now();
-    await db.exec(statement);
+    await run();
     const ms = Math.round(performance.now() - started);
     if (!longest || ms > longest.ms) longest = { statement, ms };
   }
@@ -97,6 +103,17 @@ export async function maintainEmbeddedStore(db: Database): Promise<MaintenanceRo
     vacuumed: vacuumed.map((t) => t.table),
     ...(longest ? { longest } : {}),
   };
+}
+
+/**
+ * ANALYZE with the embedded store's sample, in a transaction of its own: SET LOCAL ends with it,
+ * even when the ANALYZE fails. (VACUUM, which refuses to run in a transaction, needs no setting.)
+ */
+async function analyzeSampled(db: Database, table: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.exec(`set local default_statistics_target = ${EMBEDDED_STATISTICS_TARGET}`);
+    await tx.exec(`analyze ${table}`);
+  });
 }
 
 /** Runs a round every minute until stopped; a failed round is logged and the next one tries again. */
