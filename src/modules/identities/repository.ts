@@ -114,11 +114,11 @@ function listWhere(accountId: string, filters: IdentityFilters): Where {
   facet('resource', filters.resources);
   facet('risk', filters.risks);
   facet('action', filters.actions);
-  if (filters.usages.length > 0) where.add('i.usage = any($::text[])', filters.usages);
-  if (filters.riskLevels.length > 0) where.add('i.risk_level = any($::text[])', filters.riskLevels);
-  if (filters.types.length > 0) where.add('i.type = any($::text[])', filters.types);
-  if (filters.sources.length > 0) where.add('i.cluster_id = any($::uuid[])', filters.sources);
-  if (filters.statuses.length > 0) where.add('i.status = any($::text[])', filters.statuses);
+  if (filters.usages.length > 0) where.addOneOf('i.usage', filters.usages, 'text');
+  if (filters.riskLevels.length > 0) where.addOneOf('i.risk_level', filters.riskLevels, 'text');
+  if (filters.types.length > 0) where.addOneOf('i.type', filters.types, 'text');
+  if (filters.sources.length > 0) where.addOneOf('i.cluster_id', filters.sources, 'uuid');
+  if (filters.statuses.length > 0) where.addOneOf('i.status', filters.statuses, 'text');
   return where;
 }
 

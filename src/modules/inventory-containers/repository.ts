@@ -7,7 +7,7 @@ import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { pageRange } from '../list-totals/page-range.js';
 import { countOf, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
-import { CONTAINER_FILTER_KEYS, CONTAINER_SEARCH_FIELDS, CONTAINER_SORT_FIELDS } from './schemas.js';
+import { type CONTAINER_FILTER_KEYS, CONTAINER_SEARCH_FIELDS, CONTAINER_SORT_FIELDS } from './schemas.js';
 
 export type ContainerFilterKey = (typeof CONTAINER_FILTER_KEYS)[number];
 export type ContainerSortField = (typeof CONTAINER_SORT_FIELDS)[number];
@@ -47,12 +47,6 @@ const COLUMNS = `c.id, c.cluster_id, c.cluster_name, c.container_id, ${isoUtc('c
 const SORT_COLUMNS = Object.fromEntries(
   CONTAINER_SORT_FIELDS.map((field) => [field, `c.${field}`]),
 ) as Record<ContainerSortField, string>;
-const FILTER_COLUMNS = Object.fromEntries(
-  CONTAINER_FILTER_KEYS.map((key) => [
-    key,
-    key === 'cluster_id' ? 'c.cluster_id = any($::uuid[])' : `c.${key} = any($::text[])`,
-  ]),
-) as Record<ContainerFilterKey, string>;
 
 /**
  * `q` matches when one of the searched fields contains it: through the trigram index, the page
@@ -78,7 +72,7 @@ export async function listContainers(
 ) {
   const where = new Where('c.account_id = $', accountId);
   for (const [key, values] of query.filters) {
-    where.add(FILTER_COLUMNS[key], values);
+    where.addOneOf(`c.${key}`, values, key === 'cluster_id' ? 'uuid' : 'text');
   }
   const { rows, countedWithPage } = searchedRows(where, accountId, query.q, SEARCH);
   const filter = where.sql;

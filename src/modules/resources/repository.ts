@@ -67,10 +67,10 @@ function listWhere(accountId: string, filters: ResourceFilters): Where {
   if (!filters.includeHistory) where.addDefinition('r.is_latest and r.deleted_at is null');
   if (filters.from) where.add('r.ingested_at >= $', filters.from);
   if (filters.to) where.add('r.ingested_at <= $', filters.to);
-  if (filters.clusterIds.length > 0) where.add('r.cluster_id = any($::uuid[])', filters.clusterIds);
-  if (filters.namespaces.length > 0) where.add('r.namespace = any($::text[])', filters.namespaces);
-  if (filters.ownerUids.length > 0) where.add('r.owner_uid = any($::text[])', filters.ownerUids);
-  if (filters.kinds.length > 0) where.add('r.kind = any($::text[])', filters.kinds);
+  if (filters.clusterIds.length > 0) where.addOneOf('r.cluster_id', filters.clusterIds, 'uuid');
+  if (filters.namespaces.length > 0) where.addOneOf('r.namespace', filters.namespaces, 'text');
+  if (filters.ownerUids.length > 0) where.addOneOf('r.owner_uid', filters.ownerUids, 'text');
+  if (filters.kinds.length > 0) where.addOneOf('r.kind', filters.kinds, 'text');
   if (filters.imageDigests.length > 0) {
     where.add(
       `exists (select 1 from cluster_resource_images i

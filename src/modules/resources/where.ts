@@ -4,7 +4,7 @@
  *
  * @example
  *   const where = new Where('r.account_id = $', accountId);
- *   if (kinds.length) where.add('r.kind = any($::text[])', kinds);
+ *   if (kinds.length) where.addOneOf('r.kind', kinds, 'text');
  *   db.query(`select ... where ${where.sql} limit ${where.next(limit)}`, where.params);
  */
 export class Where {
@@ -22,6 +22,17 @@ export class Where {
     this.clauses.push(clause.replace('$', this.next(value)));
     this.narrowed = true;
     return this;
+  }
+
+  /**
+   * Adds a filter: `column` equals one of `values`. One value is written `column = $n`, several
+   * `column = any($n::type[])`: the same rows, but PostgreSQL 15 reads an index on (account_id,
+   * column, sort key, ...) in the sort's order only for a single value, and stops at the page's
+   * last row; for `= any(...)` it reads every match and sorts them (docs/performance.md, "Fix 34").
+   */
+  addOneOf(column: string, values: readonly string[], type: 'text' | 'uuid'): this {
+    if (values.length === 1) return this.add(`${column} = $::${type}`, values[0]);
+    return this.add(`${column} = any($::${type}[])`, values);
   }
 
   /** Adds a filter clause without parameters. */

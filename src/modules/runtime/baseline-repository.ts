@@ -114,7 +114,7 @@ export async function listBaselines(
 ) {
   const where = new Where('account_id = $', accountId);
   for (const [key, values] of query.filters) {
-    where.add(key === 'cluster_id' ? 'cluster_id = any($::uuid[])' : `${key} = any($::text[])`, values);
+    where.addOneOf(key, values, key === 'cluster_id' ? 'uuid' : 'text');
   }
   if (query.q) {
     const pattern = where.next(containsPattern(query.q));

@@ -128,9 +128,9 @@ export async function listObservations(
   },
 ) {
   const where = new Where('account_id = $', accountId);
-  if (query.clusterIds.length > 0) where.add('cluster_id = any($::uuid[])', query.clusterIds);
+  if (query.clusterIds.length > 0) where.addOneOf('cluster_id', query.clusterIds, 'uuid');
   for (const [key, values] of query.filters) {
-    where.add(key === 'cluster_id' ? 'cluster_id = any($::uuid[])' : `${key} = any($::text[])`, values);
+    where.addOneOf(key, values, key === 'cluster_id' ? 'uuid' : 'text');
   }
   if (query.hasPii !== undefined) where.add('has_pii = $', query.hasPii);
   if (query.q) {

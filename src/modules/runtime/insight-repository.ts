@@ -166,7 +166,7 @@ export async function listInsights(
   },
 ) {
   const where = new Where('i.account_id = $', accountId);
-  if (query.clusterIds.length > 0) where.add('i.cluster_id = any($::uuid[])', query.clusterIds);
+  if (query.clusterIds.length > 0) where.addOneOf('i.cluster_id', query.clusterIds, 'uuid');
   for (const ids of query.containerIdSets) {
     // Any container instance the workload container was seen in, not only the latest.
     where.add(

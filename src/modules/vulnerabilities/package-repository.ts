@@ -91,9 +91,9 @@ interface PackageWhere {
 function whereOf(accountId: string, query: PackageQuery): PackageWhere {
   const where = new Where('p.account_id = $', accountId);
   const names = query.filters.get('name');
-  if (names) where.add('p.name = any($::text[])', names);
+  if (names) where.addOneOf('p.name', names, 'text');
   const versions = query.filters.get('version');
-  if (versions) where.add('p.version = any($::text[])', versions);
+  if (versions) where.addOneOf('p.version', versions, 'text');
   if (query.inUse !== undefined) where.addRaw(query.inUse ? IN_USE : `not ${IN_USE}`);
   const searched = searchedRows(where, accountId, query.q, SEARCH);
   // Severities last: whether anything else narrowed the list decides which total is kept.
