@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { offsetList, pageList, pageToOffset, tenantOffsetList } from './paging.js';
+import { offsetList, pageList, pageListParts, pageToOffset, tenantOffsetList } from './paging.js';
 
 const total = fc.integer({ min: 0, max: 5000 });
 const size = fc.integer({ min: 1, max: 1000 });
@@ -96,4 +96,13 @@ describe('pageList', () => {
     assert.deepEqual(pageToOffset({ page: 1, pageSize: 50 }), { limit: 50, offset: 0 });
     assert.deepEqual(pageToOffset({ page: 3, pageSize: 20 }), { limit: 20, offset: 40 });
   });
+});
+
+test('pageListParts joins to the JSON of pageList, entries in pieces or whole', () => {
+  const request = { page: 2, pageSize: 2 };
+  const entries = [{ id: 'a', n: 1 }, { id: 'b' }];
+  const expected = JSON.stringify(pageList(entries, 5, request));
+  const pieced = pageListParts([['{"id":"a",', '"n":1}'], ['{"id":"b"}']], 5, request);
+  assert.equal(pieced.join(''), expected);
+  assert.equal(pageListParts([], 0, request).join(''), JSON.stringify(pageList([], 0, request)));
 });

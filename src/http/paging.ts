@@ -40,3 +40,25 @@ export function pageList<T>(entries: T[], total: number, request: PageRequest) {
     total_count: total,
   };
 }
+
+/**
+ * pageList's body as text parts, for a page sent piece by piece: `{"entries":[`, each entry's
+ * parts with commas between entries, then the page's fields, as `JSON.stringify(pageList(...))`
+ * would write them.
+ */
+export function pageListParts<P>(
+  entries: readonly (readonly P[])[],
+  total: number,
+  request: PageRequest,
+): (P | string)[] {
+  const { page, page_count, page_size, total_count } = pageList([], total, request);
+  const parts: (P | string)[] = ['{"entries":['];
+  entries.forEach((entry, index) => {
+    if (index > 0) parts.push(',');
+    parts.push(...entry);
+  });
+  parts.push(
+    `],"page":${page},"page_count":${page_count},"page_size":${page_size},"total_count":${total_count}}`,
+  );
+  return parts;
+}

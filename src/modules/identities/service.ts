@@ -12,7 +12,7 @@ import {
 import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { isUuid } from '../../http/ids.js';
-import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
+import { type PageRequest, pageList, pageListParts, pageToOffset } from '../../http/paging.js';
 import type { RowBytesCache } from '../../http/row-bytes-cache.js';
 import type { TextPart } from '../../http/text-parts-stream.js';
 import { utf8Bytes } from '../../http/utf8-bytes.js';
@@ -187,14 +187,11 @@ export function createIdentityService({
       const { entries: identities, total } = texts.enabled
         ? await cachedPage(account.id, pageQuery, serialize)
         : await readPage(account.id, pageQuery, serialize);
-      const { entries, ...envelope } = pageList(identities, total, query.page);
-      const parts: TextPart[] = ['{"entries":['];
-      entries.forEach((entry, index) => {
-        if (index > 0) parts.push(',');
-        parts.push(entry);
-      });
-      parts.push(`],${JSON.stringify(envelope).slice(1)}`);
-      return parts;
+      return pageListParts(
+        identities.map((identity) => [identity]),
+        total,
+        query.page,
+      );
     },
 
     /** #16 as JSON text. */

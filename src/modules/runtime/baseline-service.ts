@@ -8,7 +8,7 @@ import { truncateFingerprint } from '../../engines/runtime/index.js';
 import type { Actor } from '../../http/actor.js';
 import { parseFilters } from '../../http/filters.js';
 import { CLUSTER_ID_FILTER, iso, requireClusterIds } from '../../http/ids.js';
-import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
+import { type PageRequest, pageListParts, pageToOffset } from '../../http/paging.js';
 import type { RowBytesCache } from '../../http/row-bytes-cache.js';
 import { parseSort } from '../../http/sort.js';
 import type { AccountService } from '../accounts/service.js';
@@ -98,24 +98,6 @@ async function fingerprintBytesOf(
   return bytes;
 }
 
-/**
- * The page as text parts: the envelope, in PageList's field order, around the entries' parts.
- * Sent piece by piece with its Content-Length (json-text.ts, sendJsonPieces): the fingerprints
- * are most of a page's bytes.
- */
-function pageParts(entries: (string | Buffer)[][], total: number, request: PageRequest): (string | Buffer)[] {
-  const { page, page_count, page_size, total_count } = pageList([], total, request);
-  const parts: (string | Buffer)[] = ['{"entries":['];
-  entries.forEach((entry, index) => {
-    if (index > 0) parts.push(',');
-    parts.push(...entry);
-  });
-  parts.push(
-    `],"page":${page},"page_count":${page_count},"page_size":${page_size},"total_count":${total_count}}`,
-  );
-  return parts;
-}
-
 function baselineFilters(raw: string | undefined) {
   const filters = parseFilters(raw, BASELINE_FILTER_KEYS);
   requireClusterIds(filters.get('cluster_id') ?? [], CLUSTER_ID_FILTER);
@@ -159,7 +141,7 @@ export function createBaselineService({
       const read = (fingerprint: repo.FingerprintRead) =>
         repo.listBaselines(db, account.id, { ...list, fingerprint });
       const parts = ({ rows, total }: { rows: repo.ListedBaseline[]; total: number }, bytes = NO_BYTES) =>
-        pageParts(
+        pageListParts(
           rows.map((row) => entryParts(account.id, row, bytes, query.childrenLimit, serialize)),
           total,
           query.page,
