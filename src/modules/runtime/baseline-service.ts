@@ -140,6 +140,8 @@ export function createBaselineService({
       // The fallback below reads the same page again: the parameters are parsed once.
       const read = (fingerprint: repo.FingerprintRead) =>
         repo.listBaselines(db, account.id, { ...list, fingerprint });
+      // The page as text parts, sent piece by piece with its Content-Length (json-text.ts,
+      // sendJsonPieces): the fingerprints are most of a page's bytes.
       const parts = ({ rows, total }: { rows: repo.ListedBaseline[]; total: number }, bytes = NO_BYTES) =>
         pageListParts(
           rows.map((row) => entryParts(account.id, row, bytes, query.childrenLimit, serialize)),
