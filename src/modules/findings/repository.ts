@@ -2,6 +2,7 @@
 import type { Executor } from '../../db/database.js';
 import type { FindingSeverity } from '../../engines/findings/index.js';
 import type { Filters } from '../../http/filters.js';
+import { Where } from '../resources/where.js';
 import type { GroupFilterKey, GroupStatus } from './schemas.js';
 
 export interface GroupRow {
@@ -71,25 +72,15 @@ export async function listGroups(
   accountId: string,
   query: { filters: Filters<GroupFilterKey>; from?: Date; to?: Date; limit: number },
 ): Promise<GroupRow[]> {
-  const params: unknown[] = [accountId];
-  const where = ['account_id = $1'];
-  for (const [key, values] of query.filters) {
-    params.push(values);
-    where.push(`${key} = any($${params.length}::text[])`);
-  }
-  if (query.from) {
-    params.push(query.from);
-    where.push(`last_seen >= $${params.length}`);
-  }
-  if (query.to) {
-    params.push(query.to);
-    where.push(`last_seen <= $${params.length}`);
-  }
-  params.push(query.limit);
+  const where = new Where('account_id = $', accountId);
+  for (const [key, values] of query.filters) where.addOneOf(key, values, 'text');
+  if (query.from) where.add('last_seen >= $', query.from);
+  if (query.to) where.add('last_seen <= $', query.to);
+  const limit = where.next(query.limit);
   const { rows } = await db.query<GroupRow>(
-    `select ${GROUP_COLUMNS} from finding_groups where ${where.join(' and ')}
-      order by last_seen desc, id desc limit $${params.length}`,
-    params,
+    `select ${GROUP_COLUMNS} from finding_groups where ${where.sql}
+      order by last_seen desc, id desc limit ${limit}`,
+    where.params,
   );
   return rows;
 }
