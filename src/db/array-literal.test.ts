@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { arrayLiteral } from './array-literal.js';
-
-/** pg's own conversion of an array parameter, which arrayLiteral must write identically. */
-const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
-  prepareValue(value: unknown): unknown;
-};
+// pg's own conversion of an array parameter, which arrayLiteral must write identically.
+import { prepareValue } from './pg-conversion.js';
 
 test('an array literal is the text pg writes for the same array', () => {
   const values = [

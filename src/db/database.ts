@@ -27,14 +27,15 @@ export interface Executor {
   exec(sql: string): Promise<void>;
   /**
    * Runs independent statements that return rows (a list page and its total) together, in one
-   * round trip where the engine can (PostgreSQL's pool: postgres.ts); see `queryAll`.
+   * round trip where the engine can (PostgreSQL's pool: postgres.ts; PGlite: one call into it,
+   * pglite-statements.ts); see `queryAll`.
    */
   queryAll?(statements: readonly Statement[]): Promise<QueryResult<Record<string, unknown>>[]>;
 }
 
 /**
- * Each statement's result, in order. Together in one round trip and one snapshot on PostgreSQL;
- * elsewhere (PGlite, which has no round trips, or an open transaction) one after the other.
+ * Each statement's result, in order. Together in one round trip and one snapshot on PostgreSQL's
+ * pool and on PGlite; in an open transaction on PostgreSQL, one after the other.
  */
 export function queryAll(
   db: Executor,
@@ -72,7 +73,3 @@ export async function openDatabase(config: Config, logger: DatabaseLogger): Prom
   const { openPglite } = await import('./pglite.js');
   return openPglite(config.DATA_DIR);
 }
-
-/** Both engines hand back counts (int8) and numerics as JS numbers and timestamps as Date. */
-export const TYPE_OIDS = { int8: 20, numeric: 1700 } as const;
-export const parseNumber = (value: string): number => Number(value);

@@ -4,20 +4,23 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { lockDataDir } from './data-dir-lock.js';
-import { type Database, type Executor, parseNumber, TYPE_OIDS } from './database.js';
+import type { Database, Executor, QueryResult, Statement } from './database.js';
+import { runStatements } from './pglite-statements.js';
 
-function executorOf(target: PGlite | Transaction): Executor {
+/** Statements in PGlite's session: on their own, or inside the transaction `tx` holds. */
+function executorOf(pglite: PGlite, tx?: Transaction): Executor {
+  const run = async (statements: readonly Statement[]) => {
+    if (tx?.closed) throw new Error('PGlite: statement after its transaction ended');
+    return runStatements(pglite, statements, { inTransaction: tx !== undefined });
+  };
   return {
-    async query(sql, params) {
-      const result = await target.query(sql, params as unknown[] | undefined);
-      // PGlite reports affectedRows 0 for a SELECT, where pg counts the rows returned: agree with pg.
-      return {
-        rows: result.rows as never[],
-        rowCount: Math.max(result.affectedRows ?? 0, result.rows.length),
-      };
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      const [result] = await run([{ sql, params }]);
+      return result as unknown as QueryResult<Row>;
     },
+    queryAll: run,
     async exec(sql) {
-      await target.exec(sql);
+      await (tx ?? pglite).exec(sql);
     },
   };
 }
@@ -64,9 +67,10 @@ export interface PgliteOptions {
 }
 
 /**
- * PGlite keeps one single-user Postgres inside this process. Its own mutex serialises queries and
- * transactions, so no pool is needed; a data directory is locked so a second process cannot
- * open (and corrupt) it.
+ * PGlite keeps one single-user Postgres inside this process. Statements and transactions take
+ * turns (`turnByTurn`), so no pool is needed; statements go through the wire protocol as pg would
+ * send them (pglite-statements.ts); a data directory is locked so a second process cannot open
+ * (and corrupt) it.
  */
 export async function openPglite(dataDir: string, options: PgliteOptions = {}): Promise<PgliteDatabase> {
   const inMemory = dataDir === ':memory:';
@@ -80,7 +84,6 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
     pglite = await PGlite.create({
       ...(inMemory ? {} : { dataDir }),
       ...(options.image ? { loadDataDir: options.image } : {}),
-      parsers: { [TYPE_OIDS.int8]: parseNumber, [TYPE_OIDS.numeric]: parseNumber },
       // the trigram search index of inventory containers (migration 0015)
       extensions: { pg_trgm, btree_gin },
     });
@@ -94,10 +97,11 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
   return {
     engine: 'pglite',
     query: (sql, params) => inTurn(() => base.query(sql, params)),
+    queryAll: (statements) => inTurn(() => base.queryAll!(statements)),
     exec: (sql) => inTurn(() => base.exec(sql)),
-    transaction: (work) => inTurn(() => pglite.transaction((tx) => work(executorOf(tx)))),
+    transaction: (work) => inTurn(() => pglite.transaction((tx) => work(executorOf(pglite, tx)))),
     async ping() {
-      await inTurn(() => pglite.query('select 1'));
+      await inTurn(() => base.query('select 1'));
     },
     dumpDataDir: () =>
       inTurn(async () => {

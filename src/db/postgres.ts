@@ -1,22 +1,9 @@
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import {
-  type Database,
-  type DatabaseLogger,
-  type Executor,
-  parseNumber,
-  type Statement,
-  TYPE_OIDS,
-} from './database.js';
+import type { Database, DatabaseLogger, Executor, Statement } from './database.js';
+import { ROW_TYPES } from './pg-conversion.js';
 import { currentScope, setScopeSql } from './scope.js';
 import { queryAllInScope, queryInScope } from './scoped-statement.js';
-
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === TYPE_OIDS.int8 || oid === TYPE_OIDS.numeric) return parseNumber;
-    return pg.types.getTypeParser(oid, format);
-  },
-} as pg.CustomTypesConfig;
 
 function executorOf(client: pg.PoolClient): Executor {
   return {
@@ -34,7 +21,7 @@ export async function openPostgres(url: string, poolSize: number, logger: Databa
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    types,
+    types: ROW_TYPES,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
     // No JIT compilation: Posture's statements are short, and a plan whose estimated cost crosses

@@ -18,14 +18,9 @@
  * and snapshot, and pg's Query collects one result per statement, in order, as it does for a
  * multi-statement simple query (docs/performance.md, "Fix 16d").
  */
-import { createRequire } from 'node:module';
 import pg from 'pg';
 import type { Statement } from './database.js';
-
-/** pg's own conversion of parameter values (Dates, arrays, Buffers, JSON) for Bind. */
-const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
-  prepareValue(value: unknown): unknown;
-};
+import { prepareValue } from './pg-conversion.js';
 
 /** What pg's Query does with the backend's messages: untyped internals of pg 8. */
 interface QueryInternals {
