@@ -33,6 +33,19 @@ test('queued statements leave the event loop a turn between them, in the order t
   );
 });
 
+test('a statement on an idle store also waits for the next turn: the callback that asked returns first', {
+  skip,
+}, async () => {
+  let done = false;
+  const statement = database.db.query('select 1').then(() => {
+    done = true;
+  });
+  // Stands for the rest of a socket's callback and the sockets after it in the same turn.
+  const doneBeforeTheTurn = await new Promise<boolean>((resolve) => setImmediate(() => resolve(done)));
+  await statement;
+  assert.equal(doneBeforeTheTurn, false);
+});
+
 test('a failed statement or transaction does not hold up the ones queued behind it', { skip }, async () => {
   const failed = database.db.query('select 1/0');
   const rolledBack = database.db.transaction(async (tx) => {

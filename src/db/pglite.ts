@@ -29,25 +29,23 @@ function executorOf(pglite: PGlite, tx?: Transaction): Executor {
  * Runs the store's work one piece at a time, in the order it was asked for, each piece starting on
  * a later turn of the event loop.
  *
- * PGlite runs a statement synchronously on this thread. When its own mutex hands the store from
- * one waiting statement to the next, the next one starts in the same chain of microtasks, and so
- * on through the whole queue: the event loop reads no socket until the queue is empty. Under a
- * steady load it never is, and a connection whose request had not been read yet waited while the
- * connections already being served went round again and again: at 16 connections, each
- * connection's first response came up to 0.75 s late, where the queue was 0.1 s long
- * (docs/performance.md, "Fix 35"). Waiting for the loop's next turn before each piece lets every
- * request that has arrived join the queue first.
+ * PGlite runs a statement synchronously on this thread, inside whatever callback asked for it.
+ * Left to itself, one turn of the loop served every request already read, in full: a statement
+ * that waited for another started in the same chain of microtasks as the one before it, and a
+ * request that found the store idle ran on to its response inside its socket's callback. Node
+ * accepted one new connection per turn (as measured here), and under 16 busy connections a turn
+ * took 60 to 100 ms: a new connection's first response waited up to 0.75 s while the connections
+ * already served went round again and again (docs/performance.md, "Fix 35"). A piece that starts
+ * on a later turn lets the loop read every socket with data, so requests join the queue in the
+ * order they arrived, and accept the next connection within a few milliseconds.
  */
 function turnByTurn() {
   let tail: Promise<unknown> = Promise.resolve();
-  let pieces = 0;
   return function take<T>(work: () => Promise<T>): Promise<T> {
-    // An idle store starts the work at once; only a piece that waited for another yields first.
-    const turn = pieces++ === 0 ? work() : tail.then(() => nextTurnOfTheLoop()).then(work);
-    tail = turn.then(
-      () => pieces--,
-      () => pieces--,
-    );
+    // Even when the store is idle: work run at once would run on to its response in the socket's
+    // callback. The turn costs microseconds when nothing else is waiting.
+    const turn = tail.then(() => nextTurnOfTheLoop()).then(work);
+    tail = turn.catch(() => undefined);
     return turn;
   };
 }
