@@ -8,10 +8,10 @@
 import { createRequire } from 'node:module';
 import pg from 'pg';
 
-/** Both engines hand back counts (int8) and numerics as JS numbers and timestamps as Date. */
-export const TYPE_OIDS = { int8: 20, numeric: 1700 } as const;
-export const parseNumber = (value: string): number => Number(value);
+const TYPE_OIDS = { int8: 20, numeric: 1700 } as const;
+const parseNumber = (value: string): number => Number(value);
 
+/** pg's type parsers, but counts (int8) and numerics as JS numbers; timestamps come back as Date. */
 export const ROW_TYPES = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === TYPE_OIDS.int8 || oid === TYPE_OIDS.numeric) return parseNumber;

@@ -57,3 +57,11 @@ test('a failed statement or transaction does not hold up the ones queued behind 
   await assert.rejects(rolledBack, /rolled back/);
   assert.deepEqual((await next).rows, [{ ok: true }]);
 });
+
+test('closing waits for the statements queued before it', { skip }, async () => {
+  const own = await createTestDatabase();
+  const queued = own.db.query<{ one: number }>('select 1 as one');
+  const closed = own.close();
+  assert.deepEqual((await queued).rows, [{ one: 1 }]);
+  await closed;
+});

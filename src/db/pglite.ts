@@ -8,7 +8,7 @@ import type { Database, Executor, QueryResult, Statement } from './database.js';
 import { runStatements } from './pglite-statements.js';
 
 /** Statements in PGlite's session: on their own, or inside the transaction `tx` holds. */
-function executorOf(pglite: PGlite, tx?: Transaction): Executor {
+function executorOf(pglite: PGlite, tx?: Transaction): Required<Executor> {
   const run = async (statements: readonly Statement[]) => {
     if (tx?.closed) throw new Error('PGlite: statement after its transaction ended');
     return runStatements(pglite, statements, { inTransaction: tx !== undefined });
@@ -95,7 +95,7 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
   return {
     engine: 'pglite',
     query: (sql, params) => inTurn(() => base.query(sql, params)),
-    queryAll: (statements) => inTurn(() => base.queryAll!(statements)),
+    queryAll: (statements) => inTurn(() => base.queryAll(statements)),
     exec: (sql) => inTurn(() => base.exec(sql)),
     transaction: (work) => inTurn(() => pglite.transaction((tx) => work(executorOf(pglite, tx)))),
     async ping() {
@@ -106,9 +106,11 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
         await pglite.exec('checkpoint');
         return pglite.dumpDataDir('none');
       }),
-    async close() {
-      await pglite.close();
-      await unlock?.();
-    },
+    // After the work already queued, as PGlite's own close waits for the statements in its queue.
+    close: () =>
+      inTurn(async () => {
+        await pglite.close();
+        await unlock?.();
+      }),
   };
 }
