@@ -57,6 +57,11 @@ test('rowCount is the number of rows a statement returned or changed', async () 
   assert.equal(rows.length, 3);
   const empty = await database.db.query('select 1 where false');
   assert.deepEqual(empty, { rows: [], rowCount: 0 });
+  await database.owner.exec('create table row_count_probe (id int)');
+  const inserted = await database.owner.query('insert into row_count_probe select generate_series(1, 4)');
+  assert.deepEqual(inserted, { rows: [], rowCount: 4 });
+  const updated = await database.owner.query('update row_count_probe set id = id + 1 where id > $1', [2]);
+  assert.equal(updated.rowCount, 2);
 });
 
 test("a failed statement reports PostgreSQL's error fields, and the next one runs", async () => {
