@@ -7,19 +7,21 @@
  * Execute) and once more for the Sync, and its protocol parser copies every value of every row
  * into an ArrayBuffer of its own before decoding it. For a page of 100 inventory containers (19
  * columns) that reading took about a third of the statement's 4.9 ms, more than executing it
- * (docs/performance.md, "Fix 36"). Here the statements and their Sync go in as one message, the
- * answer streams out in chunks, and pg-protocol reads each value straight from the chunk.
+ * (docs/performance.md, "Fix 36"). Here the statements and their Sync go in as one message
+ * (statement-pipeline.ts: parsed once per session, "Fix 37"), the answer streams out in chunks,
+ * and pg-protocol reads each value straight from the chunk.
  *
  * Several statements before one Sync run in one implicit transaction, as a list page and its total
  * do on PostgreSQL (scoped-statement.ts). After an error PostgreSQL skips to the Sync, so the
  * first error is the caller's and the session is ready for the next statement.
  *
  * @example
- *   const [page, total] = await runStatements(pglite, [pageStatement, totalStatement], { inTransaction: false });
+ *   const [page, total] = await runStatements(pglite, session, [pageStatement, totalStatement], {
+ *     inTransaction: false,
+ *   });
  */
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { serialize } from 'pg-protocol';
 import type {
   BackendMessage,
   CommandCompleteMessage,
@@ -28,34 +30,33 @@ import type {
 } from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
 import type { QueryResult, Statement } from './database.js';
-import { prepareValue, ROW_TYPES } from './pg-conversion.js';
+import { ROW_TYPES } from './pg-conversion.js';
+import type { PreparedStatements } from './prepared-statements.js';
+import { statementPipeline } from './statement-pipeline.js';
 
 export async function runStatements(
   pglite: PGlite,
+  session: PreparedStatements,
   statements: readonly Statement[],
   { inTransaction }: { inTransaction: boolean },
 ): Promise<QueryResult<Record<string, unknown>>[]> {
-  const message = Buffer.concat([
-    ...statements.flatMap((statement) => [
-      serialize.parse({ text: statement.sql }),
-      // As pg binds: unnamed portal, text format, pg's own value conversion.
-      serialize.bind({ values: [...statement.params], valueMapper: prepareValue }),
-      serialize.describe({ type: 'P', name: '' }),
-      serialize.execute({}),
-    ]),
-    serialize.sync(),
-  ]);
+  const { message, parsed } = statementPipeline(session, statements);
   const reader = new ResultReader();
-  // PGlite's own statements take this lock too; the raw protocol does not take it by itself.
-  await pglite.runExclusive(() =>
-    pglite.execProtocolRawStream(message, {
-      // Not synced inside a transaction: PGlite syncs when the transaction ends, as its query does.
-      syncToFs: !inTransaction,
-      // A view into PGlite's memory, reused by the next write: copied before the parser keeps any.
-      onRawData: (chunk) => reader.read(Buffer.from(chunk)),
-    }),
-  );
-  return reader.results();
+  try {
+    // PGlite's own statements take this lock too; the raw protocol does not take it by itself.
+    await pglite.runExclusive(() =>
+      pglite.execProtocolRawStream(message, {
+        // Not synced inside a transaction: PGlite syncs when the transaction ends, as its query does.
+        syncToFs: !inTransaction,
+        // A view into PGlite's memory, reused by the next write: copied before the parser keeps any.
+        onRawData: (chunk) => reader.read(Buffer.from(chunk)),
+      }),
+    );
+    return reader.results();
+  } catch (error) {
+    session.forget(parsed);
+    throw error;
+  }
 }
 
 /** pg's Result with the methods its Query calls (untyped in @types/pg). */

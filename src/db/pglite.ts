@@ -6,12 +6,19 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { lockDataDir } from './data-dir-lock.js';
 import type { Database, Executor, QueryResult, Statement } from './database.js';
 import { runStatements } from './pglite-statements.js';
+import { PreparedStatements } from './prepared-statements.js';
+
+/**
+ * How many statements PGlite's one session keeps prepared (prepared-statements.ts): the whole
+ * server shares it, so it holds what a pooled PostgreSQL connection holds, and more.
+ */
+const PREPARED_STATEMENTS = 300;
 
 /** Statements in PGlite's session: on their own, or inside the transaction `tx` holds. */
-function executorOf(pglite: PGlite, tx?: Transaction): Required<Executor> {
+function executorOf(pglite: PGlite, session: PreparedStatements, tx?: Transaction): Required<Executor> {
   const run = async (statements: readonly Statement[]) => {
     if (tx?.closed) throw new Error('PGlite: statement after its transaction ended');
-    return runStatements(pglite, statements, { inTransaction: tx !== undefined });
+    return runStatements(pglite, session, statements, { inTransaction: tx !== undefined });
   };
   return {
     async query<Row>(sql: string, params: readonly unknown[] = []) {
@@ -89,7 +96,8 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
     await unlock?.();
     throw error;
   }
-  const base = executorOf(pglite);
+  const session = new PreparedStatements(PREPARED_STATEMENTS);
+  const base = executorOf(pglite, session);
   // Statements inside a transaction are not queued again: the transaction holds the store.
   const inTurn = turnByTurn();
   return {
@@ -97,7 +105,7 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
     query: (sql, params) => inTurn(() => base.query(sql, params)),
     queryAll: (statements) => inTurn(() => base.queryAll(statements)),
     exec: (sql) => inTurn(() => base.exec(sql)),
-    transaction: (work) => inTurn(() => pglite.transaction((tx) => work(executorOf(pglite, tx)))),
+    transaction: (work) => inTurn(() => pglite.transaction((tx) => work(executorOf(pglite, session, tx)))),
     async ping() {
       await inTurn(() => base.query('select 1'));
     },

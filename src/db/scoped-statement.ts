@@ -20,22 +20,38 @@
  */
 import pg from 'pg';
 import type { Statement } from './database.js';
-import { prepareValue } from './pg-conversion.js';
+import { PreparedStatements } from './prepared-statements.js';
+import { statementPipeline } from './statement-pipeline.js';
 
 /** What pg's Query does with the backend's messages: untyped internals of pg 8. */
 interface QueryInternals {
   handleDataRow(msg: unknown): void;
   handleCommandComplete(msg: unknown, connection: pg.Connection): void;
+  handleError(error: Error, connection: pg.Connection): void;
   submit(connection: pg.Connection): Error | null;
 }
 
-/** The protocol messages pg's Connection writes (typed in @types/pg with an extra `more` flag). */
-interface ConnectionWrites {
-  parse(query: { text: string }): void;
-  bind(config: object): void;
-  describe(config: { type: 'P'; name: string }): void;
-  execute(config: object): void;
-  stream: { cork?: () => void; uncork?: () => void };
+/** pg's Connection: its socket (typed in @types/pg without it). */
+interface ConnectionSocket {
+  stream: { write(message: Buffer): boolean };
+}
+
+/**
+ * How many statements each pooled connection keeps prepared. The lists' statements, with and
+ * without their filters and sorts, are a few dozen; the rest run rarely and are the ones evicted.
+ */
+const PREPARED_PER_CONNECTION = 100;
+
+/** The statements each connection has prepared; a connection discarded takes its own with it. */
+const sessions = new WeakMap<object, PreparedStatements>();
+
+function sessionOf(connection: object): PreparedStatements {
+  let session = sessions.get(connection);
+  if (!session) {
+    session = new PreparedStatements(PREPARED_PER_CONNECTION);
+    sessions.set(connection, session);
+  }
+  return session;
 }
 
 class ScopedQuery extends pg.Query {
@@ -43,46 +59,31 @@ class ScopedQuery extends pg.Query {
   private scopeDone = false;
 
   /**
-   * `statements` run in order; the last is pg's own, whose Execute is followed by the Sync. The
-   * callback gets one result, or an array of them for several statements.
+   * `statements` run in order before one Sync. The callback gets one result, or an array of them
+   * for several statements.
    */
   constructor(
-    private readonly scopeSql: string,
+    scopeSql: string,
     statements: readonly Statement[],
     callback: (error: Error | undefined, result: pg.QueryResult | pg.QueryResult[]) => void,
   ) {
-    const before = statements.slice(0, -1);
     const last = statements[statements.length - 1]!;
-    // 'extended': the statement goes through Parse/Bind/Execute even without parameters, so its
-    // Sync is the one that ends the implicit transaction.
-    super(
-      { text: last.sql, values: [...last.params], queryMode: 'extended' } as pg.QueryConfig,
-      callback as never,
-    );
+    super({ text: last.sql, values: [...last.params] } as pg.QueryConfig, callback as never);
     const own = this as unknown as QueryInternals;
     const query = pg.Query.prototype as unknown as QueryInternals;
+    let parsed: string[] = [];
     own.submit = (connection) => {
-      const writes = connection as unknown as ConnectionWrites;
-      // Corked: the settings' messages and the statements' (the last of which pg corks itself)
-      // leave in one write.
-      writes.stream.cork?.();
-      try {
-        writes.parse({ text: this.scopeSql });
-        writes.bind({});
-        writes.execute({});
-        for (const statement of before) {
-          writes.parse({ text: statement.sql });
-          // As pg's Query binds: unnamed portal, text format, its own value conversion. A value
-          // it cannot convert throws here, half a pipeline written: the error goes to the caller,
-          // which discards the connection (not a DatabaseError).
-          writes.bind({ values: [...statement.params], valueMapper: prepareValue });
-          writes.describe({ type: 'P', name: '' });
-          writes.execute({});
-        }
-        return query.submit.call(this, connection);
-      } finally {
-        writes.stream.uncork?.();
-      }
+      const session = sessionOf(connection);
+      // A value it cannot convert throws here, before anything is written: the error goes to the
+      // caller, which discards the connection (not a DatabaseError).
+      const pipeline = statementPipeline(session, statements, scopeSql);
+      parsed = pipeline.parsed;
+      (connection as unknown as ConnectionSocket).stream.write(pipeline.message);
+      return null;
+    };
+    own.handleError = (error, connection) => {
+      sessionOf(connection).forget(parsed);
+      query.handleError.call(this, error, connection);
     };
     own.handleDataRow = (msg) => {
       if (this.scopeDone) query.handleDataRow.call(this, msg);

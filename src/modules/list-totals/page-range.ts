@@ -47,10 +47,23 @@ export interface PageRange {
   keptTotal?: KeptTotalValue | undefined;
 }
 
+/**
+ * A row count written into the statement rather than bound: PostgreSQL keeps a statement's generic
+ * plan only when it costs no more than the plans made for its values, and a plan for an unknown
+ * LIMIT or OFFSET is costed as if it read a tenth of the table, so a page bound as parameters was
+ * planned again on every execution (docs/performance.md, "Fix 37"). The counts are validated
+ * integers; one past any list's length reads as the largest integer a double holds exactly, which
+ * returns the same empty page.
+ */
+function rowCountLiteral(count: number): string {
+  if (!Number.isInteger(count) || count < 0) throw new Error(`pageRange: not a row count: ${count}`);
+  return `${Math.min(count, Number.MAX_SAFE_INTEGER)}::bigint`;
+}
+
 /** The page's rows as a parenthesized subquery, in no particular order; binds its values on `where`. */
 export function pageRange(where: Where, range: PageRange): string {
-  const limit = `${where.next(range.page.limit)}::bigint`;
-  const offset = `${where.next(range.page.offset)}::bigint`;
+  const limit = rowCountLiteral(range.page.limit);
+  const offset = rowCountLiteral(range.page.offset);
   const fromStart = `${range.rows} ${orderSql(range.order)} limit ${limit} offset ${offset}`;
   // Page 1 has nothing to skip from either end: its statement stays the plain forward read.
   if (range.keptTotal === undefined || range.page.offset === 0) return `(${fromStart})`;

@@ -1,0 +1,58 @@
+/**
+ * Statements that run together before one Sync, as the one protocol message both engines send:
+ * PostgreSQL through pg's connection (scoped-statement.ts), PGlite through its raw protocol
+ * (pglite-statements.ts).
+ *
+ * Each statement is bound as pg binds (unnamed portal, text format, pg's own value conversion),
+ * described and executed, under the name its session keeps it prepared as (prepared-statements.ts),
+ * and parsed first only when the session does not have it yet. Statements the session closes go
+ * first; an optional `scopeSql` (a parameterless statement setting transaction-local values) goes
+ * next, unnamed and not described: its row is not the caller's.
+ *
+ * Up to the Sync the statements share one implicit transaction (or the open one); after an error
+ * PostgreSQL skips every message up to the Sync, so the statements parsed in a failed pipeline
+ * may or may not exist: the caller hands `parsed` to the session's `forget`.
+ */
+import { serialize } from 'pg-protocol';
+import type { Statement } from './database.js';
+import { prepareValue } from './pg-conversion.js';
+import type { PreparedStatements } from './prepared-statements.js';
+
+export interface Pipeline {
+  message: Buffer;
+  /** the names parsed in this pipeline */
+  parsed: string[];
+}
+
+export function statementPipeline(
+  session: PreparedStatements,
+  statements: readonly Statement[],
+  scopeSql?: string,
+): Pipeline {
+  const closing = session.takeClosing();
+  const parts: Buffer[] = closing.map((name) => serialize.close({ type: 'S', name }));
+  if (scopeSql !== undefined)
+    parts.push(serialize.parse({ text: scopeSql }), serialize.bind({}), serialize.execute({}));
+  const parsed: string[] = [];
+  try {
+    for (const statement of statements) {
+      const { name, parse } = session.use(statement.sql);
+      if (parse) {
+        parts.push(serialize.parse({ text: statement.sql, name }));
+        parsed.push(name);
+      }
+      parts.push(
+        serialize.bind({ statement: name, values: [...statement.params], valueMapper: prepareValue }),
+        serialize.describe({ type: 'P', name: '' }),
+        serialize.execute({}),
+      );
+    }
+  } catch (error) {
+    // A value pg cannot convert: nothing is sent, so the closing waits for the next pipeline and
+    // nothing parsed here exists on the server.
+    session.forget([...closing, ...parsed]);
+    throw error;
+  }
+  parts.push(serialize.sync());
+  return { message: Buffer.concat(parts), parsed };
+}
