@@ -30,6 +30,13 @@ const ConfigSchema = Type.Object({
    */
   POSTURE_UNSAFE_DISABLE_APP_SCOPING: Type.Boolean({ default: false }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /**
+   * Statements each PostgreSQL connection keeps prepared, parsed once and planned once where
+   * PostgreSQL finds that no dearer (docs/performance.md, "Fix 37"). 0 sends every statement
+   * unnamed: for a connection pooler in transaction mode that does not carry prepared statements
+   * (PgBouncer before 1.21, or with max_prepared_statements = 0).
+   */
+  DATABASE_PREPARED_STATEMENTS: Type.Integer({ minimum: 0, maximum: 1000, default: 100 }),
   /** Where PGlite keeps its files (and the generated server secret); `:memory:` for a throwaway store. */
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
   /** Keyed-hash pepper for access-key secrets, at least 32 characters. Generated into DATA_DIR when unset. */

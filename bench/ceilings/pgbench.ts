@@ -3,6 +3,14 @@
  * statements, parameters inlined, as one scripted transaction per request, with the same
  * connection count and duration as the HTTP load, against the same database. Latency
  * percentiles come from pgbench's per-transaction log (`-l`), throughput from its tps line.
+ *
+ * Each statement is prepared once per pgbench connection and executed by name, as the server's
+ * connections keep theirs prepared (src/db/prepared-statements.ts, docs/performance.md "Fix
+ * 37"): the ceiling is PostgreSQL executing the case, not planning it again on every request.
+ * pgbench's own prepared mode cannot carry these statements: it takes every `:word` as a
+ * variable, string literals included (`'HH24:MI:SS'`), so the script prepares them with SQL's
+ * PREPARE on its first transaction (`-D prepared=0`, then `\set prepared 1`, which lasts for the
+ * connection) and runs them with EXECUTE.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,6 +46,23 @@ function run(command: string, args: string[]): Promise<{ code: number; stdout: s
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
+/**
+ * The pgbench script: the statements prepared on a connection's first transaction, executed by
+ * name on every one. pgbench reads multi-line SQL up to `;`, and in simple mode `:name` as a
+ * variable only when one is defined (`prepared` alone is).
+ */
+export function preparedScript(statements: readonly string[]): string {
+  const name = (index: number) => `posture_ceiling_${index + 1}`;
+  return [
+    '\\if :prepared = 0',
+    ...statements.map((sql, index) => `prepare ${name(index)} as ${sql.trim()};`),
+    '\\set prepared 1',
+    '\\endif',
+    ...statements.map((_sql, index) => `execute ${name(index)};`),
+    '',
+  ].join('\n');
+}
+
 /** Runs `statements` (inlined SQL) under pgbench; `url` is the benchmark database. */
 export async function pgbench(
   url: string,
@@ -47,13 +72,14 @@ export async function pgbench(
   const dir = mkdtempSync(join(tmpdir(), 'posture-pgbench-'));
   try {
     const script = join(dir, 'case.sql');
-    // pgbench reads multi-line SQL up to `;`, and `:name` as a variable only when one is defined.
-    writeFileSync(script, statements.map((sql) => `${sql.trim()};\n`).join(''));
+    writeFileSync(script, preparedScript(statements));
     const jobs = Math.min(options.connections, 2);
     const { code, stdout, stderr } = await run('pgbench', [
       '-n',
       '-M',
       'simple',
+      '-D',
+      'prepared=0',
       '-c',
       String(options.connections),
       '-j',

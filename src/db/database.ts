@@ -68,7 +68,10 @@ export interface DatabaseLogger {
 export async function openDatabase(config: Config, logger: DatabaseLogger): Promise<Database> {
   if (config.DATABASE_URL) {
     const { openPostgres } = await import('./postgres.js');
-    return openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, logger);
+    return openPostgres(config.DATABASE_URL, logger, {
+      poolSize: config.DATABASE_POOL_SIZE,
+      preparedPerConnection: config.DATABASE_PREPARED_STATEMENTS,
+    });
   }
   const { openPglite } = await import('./pglite.js');
   return openPglite(config.DATA_DIR);

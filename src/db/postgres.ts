@@ -3,7 +3,7 @@ import copyStreams from 'pg-copy-streams';
 import type { Database, DatabaseLogger, Executor, Statement } from './database.js';
 import { ROW_TYPES } from './pg-conversion.js';
 import { currentScope, setScopeSql } from './scope.js';
-import { queryAllInScope, queryInScope } from './scoped-statement.js';
+import { connectionStatements, queryAllInScope, queryInScope } from './scoped-statement.js';
 
 function executorOf(client: pg.PoolClient): Executor {
   return {
@@ -17,7 +17,18 @@ function executorOf(client: pg.PoolClient): Executor {
   };
 }
 
-export async function openPostgres(url: string, poolSize: number, logger: DatabaseLogger): Promise<Database> {
+export interface PostgresOptions {
+  poolSize: number;
+  /** statements each connection keeps prepared (prepared-statements.ts); 0: none */
+  preparedPerConnection: number;
+}
+
+export async function openPostgres(
+  url: string,
+  logger: DatabaseLogger,
+  { poolSize, preparedPerConnection }: PostgresOptions,
+): Promise<Database> {
+  const statementsOf = connectionStatements(preparedPerConnection);
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -96,7 +107,7 @@ export async function openPostgres(url: string, poolSize: number, logger: Databa
     const scopeSql = setScopeSql(currentScope());
     return withClient(async (client, discard) => {
       try {
-        const result = await queryInScope<Row>(client, scopeSql, sql, params);
+        const result = await queryInScope<Row>(client, statementsOf, scopeSql, sql, params);
         return { rows: result.rows, rowCount: result.rowCount ?? 0 };
       } catch (error) {
         // The backend's own errors leave the connection idle (the implicit transaction ended at
@@ -112,7 +123,7 @@ export async function openPostgres(url: string, poolSize: number, logger: Databa
     const scopeSql = setScopeSql(currentScope());
     return withClient(async (client, discard) => {
       try {
-        const results = await queryAllInScope(client, scopeSql, statements);
+        const results = await queryAllInScope(client, statementsOf, scopeSql, statements);
         return results.map((result) => ({ rows: result.rows, rowCount: result.rowCount ?? 0 }));
       } catch (error) {
         if (!(error instanceof pg.DatabaseError)) discard();

@@ -35,3 +35,11 @@ test('forgotten statements are closed and parsed again under new names', () => {
   assert.notEqual(again.name, a.name);
   assert.deepEqual(session.use('b'), { name: b.name, parse: false });
 });
+
+test('a session of capacity 0 names nothing and keeps nothing', () => {
+  const session = new PreparedStatements(0);
+  assert.deepEqual(session.use('a'), { name: '', parse: true });
+  assert.deepEqual(session.use('a'), { name: '', parse: true });
+  assert.equal(session.size, 0);
+  assert.deepEqual(session.takeClosing(), []);
+});

@@ -26,8 +26,12 @@ export class PreparedStatements {
 
   constructor(private readonly capacity: number) {}
 
-  /** The name `sql` runs under on this session, and whether it must be parsed first. */
+  /**
+   * The name `sql` runs under on this session, and whether it must be parsed first. A session of
+   * capacity 0 keeps nothing: every statement is parsed unnamed.
+   */
   use(sql: string): { name: string; parse: boolean } {
+    if (this.capacity === 0) return { name: '', parse: true };
     const known = this.names.get(sql);
     if (known !== undefined) {
       this.names.delete(sql);

@@ -10,13 +10,15 @@
  * single Sync, in one write: `set_config(..., true)` lasts exactly as long as the statement, and
  * the implicit transaction commits (or rolls back on an error) at the Sync, as COMMIT did.
  *
- * The settings' statement answers one row and a command completion before the statement's own
- * messages arrive; both are skipped here, everything else is pg's own Query.
+ * The message is statement-pipeline.ts's; pg's own Query reads the answer. The settings' statement
+ * answers one row and a command completion before the statement's own messages arrive; both are
+ * skipped here.
  *
  * Several independent statements (a list page and its total) can share that round trip: each is
- * parsed, bound, described and executed before the one Sync, in the same implicit transaction
- * and snapshot, and pg's Query collects one result per statement, in order, as it does for a
- * multi-statement simple query (docs/performance.md, "Fix 16d").
+ * bound, described and executed before the one Sync, in the same implicit transaction and
+ * snapshot, and pg's Query collects one result per statement, in order, as it does for a
+ * multi-statement simple query (docs/performance.md, "Fix 16d"). Each is parsed once per
+ * connection, which keeps it prepared (prepared-statements.ts, "Fix 37").
  */
 import pg from 'pg';
 import type { Statement } from './database.js';
@@ -36,22 +38,23 @@ interface ConnectionSocket {
   stream: { write(message: Buffer): boolean };
 }
 
+/** The statements a pooled connection keeps prepared (prepared-statements.ts), by connection. */
+export type ConnectionStatements = (connection: object) => PreparedStatements;
+
 /**
- * How many statements each pooled connection keeps prepared. The lists' statements, with and
- * without their filters and sorts, are a few dozen; the rest run rarely and are the ones evicted.
+ * Each connection's prepared statements, up to `capacity` each; a connection discarded takes its
+ * own with it. The lists' statements, with and without their filters and sorts, are a few dozen.
  */
-const PREPARED_PER_CONNECTION = 100;
-
-/** The statements each connection has prepared; a connection discarded takes its own with it. */
-const sessions = new WeakMap<object, PreparedStatements>();
-
-function sessionOf(connection: object): PreparedStatements {
-  let session = sessions.get(connection);
-  if (!session) {
-    session = new PreparedStatements(PREPARED_PER_CONNECTION);
-    sessions.set(connection, session);
-  }
-  return session;
+export function connectionStatements(capacity: number): ConnectionStatements {
+  const sessions = new WeakMap<object, PreparedStatements>();
+  return (connection) => {
+    let session = sessions.get(connection);
+    if (!session) {
+      session = new PreparedStatements(capacity);
+      sessions.set(connection, session);
+    }
+    return session;
+  };
 }
 
 class ScopedQuery extends pg.Query {
@@ -63,6 +66,7 @@ class ScopedQuery extends pg.Query {
    * for several statements.
    */
   constructor(
+    sessionOf: ConnectionStatements,
     scopeSql: string,
     statements: readonly Statement[],
     callback: (error: Error | undefined, result: pg.QueryResult | pg.QueryResult[]) => void,
@@ -101,13 +105,14 @@ class ScopedQuery extends pg.Query {
  */
 export function queryInScope<Row>(
   client: pg.PoolClient,
+  sessionOf: ConnectionStatements,
   scopeSql: string,
   sql: string,
   params: readonly unknown[],
 ): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
   return new Promise((resolve, reject) => {
     client.query(
-      new ScopedQuery(scopeSql, [{ sql, params }], (error, result) =>
+      new ScopedQuery(sessionOf, scopeSql, [{ sql, params }], (error, result) =>
         error ? reject(error) : resolve(result as pg.QueryResult<Row & pg.QueryResultRow>),
       ),
     );
@@ -120,12 +125,13 @@ export function queryInScope<Row>(
  */
 export function queryAllInScope(
   client: pg.PoolClient,
+  sessionOf: ConnectionStatements,
   scopeSql: string,
   statements: readonly Statement[],
 ): Promise<pg.QueryResult[]> {
   return new Promise((resolve, reject) => {
     client.query(
-      new ScopedQuery(scopeSql, statements, (error, result) => {
+      new ScopedQuery(sessionOf, scopeSql, statements, (error, result) => {
         if (error) reject(error);
         else resolve(Array.isArray(result) ? result : [result]);
       }),

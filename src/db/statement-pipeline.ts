@@ -39,7 +39,7 @@ export function statementPipeline(
       const { name, parse } = session.use(statement.sql);
       if (parse) {
         parts.push(serialize.parse({ text: statement.sql, name }));
-        parsed.push(name);
+        if (name !== '') parsed.push(name);
       }
       parts.push(
         serialize.bind({ statement: name, values: [...statement.params], valueMapper: prepareValue }),

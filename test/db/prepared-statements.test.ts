@@ -110,3 +110,25 @@ test('a session keeps at most a bounded number of statements prepared, the most 
   // The evicted ones still run: prepared again when next used.
   assert.deepEqual((await session.query('select $1::int + 0 as n', [1])).rows, [{ n: 1 }]);
 });
+
+test('with DATABASE_PREPARED_STATEMENTS=0 every statement goes unnamed', {
+  skip: process.env.DATABASE_URL ? false : 'PostgreSQL only: a setting of its pool',
+}, async () => {
+  const unnamed = await openDatabase(
+    testConfig({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1, DATABASE_PREPARED_STATEMENTS: 0 }),
+    { warn() {}, error() {} },
+  );
+  try {
+    const sql = 'select $1::int * 2 as doubled';
+    for (let run = 1; run <= 3; run++)
+      assert.deepEqual((await unnamed.query(sql, [run])).rows, [{ doubled: run * 2 }]);
+    await assert.rejects(unnamed.query('select 1 / $1::int as quotient', [0]), { code: '22012' });
+    const { rows } = await unnamed.query<{ prepared: number }>(
+      'select count(*)::int as prepared from pg_prepared_statements where $1::int = 1',
+      [1],
+    );
+    assert.deepEqual(rows, [{ prepared: 0 }]);
+  } finally {
+    await unnamed.close();
+  }
+});
