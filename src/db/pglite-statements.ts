@@ -8,8 +8,8 @@
  * into an ArrayBuffer of its own before decoding it. For a page of 100 inventory containers (19
  * columns) that reading took about a third of the statement's 4.9 ms, more than executing it
  * (docs/performance.md, "Fix 36"). Here the statements and their Sync go in as one message
- * (statement-pipeline.ts: parsed once per session, "Fix 37"), the answer streams out in chunks,
- * and pg-protocol reads each value straight from the chunk.
+ * (statement-pipeline.ts: outside transactions, parsed once per session, "Fix 37"), the answer
+ * streams out in chunks, and pg-protocol reads each value straight from the chunk.
  *
  * Several statements before one Sync run in one implicit transaction, as a list page and its total
  * do on PostgreSQL (scoped-statement.ts). After an error PostgreSQL skips to the Sync, so the

@@ -14,6 +14,14 @@ import { PreparedStatements } from './prepared-statements.js';
  */
 const PREPARED_STATEMENTS = 300;
 
+/**
+ * Statements inside transactions (ingestion) go unnamed, planned for their values every time, as
+ * on PostgreSQL. Prepared, the generic plans PostgreSQL kept for some of them made Kubernetes
+ * ingestion 30% slower (1,540 -> 1,060 objects/s); with plan_cache_mode = force_custom_plan the
+ * rate came back (docs/performance.md, "Fix 37").
+ */
+const UNNAMED = new PreparedStatements(0);
+
 /** Statements in PGlite's session: on their own, or inside the transaction `tx` holds. */
 function executorOf(pglite: PGlite, session: PreparedStatements, tx?: Transaction): Required<Executor> {
   const run = async (statements: readonly Statement[]) => {
@@ -105,7 +113,7 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
     query: (sql, params) => inTurn(() => base.query(sql, params)),
     queryAll: (statements) => inTurn(() => base.queryAll(statements)),
     exec: (sql) => inTurn(() => base.exec(sql)),
-    transaction: (work) => inTurn(() => pglite.transaction((tx) => work(executorOf(pglite, session, tx)))),
+    transaction: (work) => inTurn(() => pglite.transaction((tx) => work(executorOf(pglite, UNNAMED, tx)))),
     async ping() {
       await inTurn(() => base.query('select 1'));
     },

@@ -68,6 +68,15 @@ test('a statement is prepared once, under one name, and runs on a generic plan a
   assert.ok(prepared!.generic_plans >= 1, JSON.stringify(prepared));
 });
 
+test('statements inside a transaction are not kept prepared: they are planned for their values', async () => {
+  const sql = 'select $1::int + 40 as answer';
+  for (let run = 0; run < 6; run++) {
+    const { rows } = await session.transaction((tx) => tx.query<{ answer: number }>(sql, [2]));
+    assert.deepEqual(rows, [{ answer: 42 }]);
+  }
+  assert.equal(await preparedAs(sql), undefined);
+});
+
 test('statements after a failure in their pipeline are parsed again when next run', async () => {
   const failing = { sql: 'select 1 / $1::int as quotient', params: [0] };
   const after = { sql: 'select $1::text || $2::text as joined', params: ['a', 'b'] };
