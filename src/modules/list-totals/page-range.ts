@@ -52,12 +52,14 @@ export interface PageRange {
  * plan only when it costs no more than the plans made for its values, and a plan for an unknown
  * LIMIT or OFFSET is costed as if it read a tenth of the table, so a page bound as parameters was
  * planned again on every execution (docs/performance.md, "Fix 37"). The counts are validated
- * integers; one past any list's length reads as the largest integer a double holds exactly, which
- * returns the same empty page.
+ * integers below 2^53 * 1000 (request-validation.ts, paging.ts), which print as plain digits and
+ * fit a bigint.
  */
 function rowCountLiteral(count: number): string {
-  if (!Number.isInteger(count) || count < 0) throw new Error(`pageRange: not a row count: ${count}`);
-  return `${Math.min(count, Number.MAX_SAFE_INTEGER)}::bigint`;
+  if (!Number.isInteger(count) || count < 0 || count >= 2 ** 63) {
+    throw new Error(`pageRange: not a row count: ${count}`);
+  }
+  return `${BigInt(count)}::bigint`;
 }
 
 /** The page's rows as a parenthesized subquery, in no particular order; binds its values on `where`. */
