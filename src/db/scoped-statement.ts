@@ -71,8 +71,8 @@ class ScopedQuery extends pg.Query {
     statements: readonly Statement[],
     callback: (error: Error | undefined, result: pg.QueryResult | pg.QueryResult[]) => void,
   ) {
-    const last = statements[statements.length - 1]!;
-    super({ text: last.sql, values: [...last.params] } as pg.QueryConfig, callback as never);
+    // pg's Query only reads the answer here (submit is ours): the last statement's text names it.
+    super({ text: statements[statements.length - 1]!.sql } as pg.QueryConfig, callback as never);
     const own = this as unknown as QueryInternals;
     const query = pg.Query.prototype as unknown as QueryInternals;
     let parsed: string[] = [];
