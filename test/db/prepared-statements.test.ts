@@ -8,21 +8,24 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { testConfig } from '../../src/config.js';
+import { type Config, testConfig } from '../../src/config.js';
 import { type Database, openDatabase, queryAll } from '../../src/db/database.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 let database: TestDatabase;
 /** one session: the PGlite store, or a pool of one PostgreSQL connection as the application */
 let session: Database;
+
+/** A pool of one connection to the test database, as the application's role (PostgreSQL only). */
+const oneConnection = (settings: Partial<Config> = {}) =>
+  openDatabase(testConfig({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1, ...settings }), {
+    warn() {},
+    error() {},
+  });
+
 before(async () => {
   database = await createTestDatabase();
-  session = database.url
-    ? await openDatabase(testConfig({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1 }), {
-        warn() {},
-        error() {},
-      })
-    : database.db;
+  session = database.url ? await oneConnection() : database.db;
 });
 after(async () => {
   if (session !== database?.db) await session?.close();
@@ -123,10 +126,7 @@ test('a session keeps at most a bounded number of statements prepared, the most 
 test('with DATABASE_PREPARED_STATEMENTS=0 every statement goes unnamed', {
   skip: process.env.DATABASE_URL ? false : 'PostgreSQL only: a setting of its pool',
 }, async () => {
-  const unnamed = await openDatabase(
-    testConfig({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: 1, DATABASE_PREPARED_STATEMENTS: 0 }),
-    { warn() {}, error() {} },
-  );
+  const unnamed = await oneConnection({ DATABASE_PREPARED_STATEMENTS: 0 });
   try {
     const sql = 'select $1::int * 2 as doubled';
     for (let run = 1; run <= 3; run++)
