@@ -2,7 +2,7 @@ import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import type { Database, DatabaseLogger, Executor, Statement } from './database.js';
 import { ROW_TYPES } from './pg-conversion.js';
-import { currentScope, setScopeSql } from './scope.js';
+import { currentScope, scopeStatement, setScopeSql } from './scope.js';
 import { connectionStatements, queryAllInScope, queryInScope } from './scoped-statement.js';
 
 function executorOf(client: pg.PoolClient): Executor {
@@ -104,10 +104,10 @@ export async function openPostgres(
    * may hold several `;`-separated commands, which the extended protocol refuses.
    */
   function scopedStatement<Row>(sql: string, params: readonly unknown[]) {
-    const scopeSql = setScopeSql(currentScope());
+    const scope = scopeStatement(currentScope());
     return withClient(async (client, discard) => {
       try {
-        const result = await queryInScope<Row>(client, statementsOf, scopeSql, sql, params);
+        const result = await queryInScope<Row>(client, statementsOf, scope, sql, params);
         return { rows: result.rows, rowCount: result.rowCount ?? 0 };
       } catch (error) {
         // The backend's own errors leave the connection idle (the implicit transaction ended at
@@ -120,10 +120,10 @@ export async function openPostgres(
 
   /** Several statements with their scope, in one round trip on one connection (scoped-statement.ts). */
   function scopedStatements(statements: readonly Statement[]) {
-    const scopeSql = setScopeSql(currentScope());
+    const scope = scopeStatement(currentScope());
     return withClient(async (client, discard) => {
       try {
-        const results = await queryAllInScope(client, statementsOf, scopeSql, statements);
+        const results = await queryAllInScope(client, statementsOf, scope, statements);
         return results.map((result) => ({ rows: result.rows, rowCount: result.rowCount ?? 0 }));
       } catch (error) {
         if (!(error instanceof pg.DatabaseError)) discard();

@@ -12,6 +12,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Actor } from '../http/actor.js';
 import { isUuid } from '../http/ids.js';
+import type { Statement } from './database.js';
 
 export type DataScope =
   | { kind: 'system' }
@@ -75,9 +76,22 @@ export function scopeSettings(scope: DataScope | undefined): ScopeSettings {
   };
 }
 
-/** One statement setting every scope value for the current transaction only. */
+/** One statement setting every scope value for the current transaction only (simple protocol). */
 export function setScopeSql(scope: DataScope | undefined): string {
   const settings = scopeSettings(scope);
   const calls = Object.entries(settings).map(([name, value]) => `set_config('${name}', '${value}', true)`);
   return `select ${calls.join(', ')}`;
+}
+
+const SETTING_NAMES = ['posture.system', 'posture.tenant_id', 'posture.account_ids'] as const;
+const SET_SCOPE_SQL = `select ${SETTING_NAMES.map((name, at) => `set_config('${name}', $${at + 1}, true)`).join(', ')}`;
+
+/**
+ * The same settings as one statement with parameters, for the extended protocol: one text for
+ * every caller, so each pooled connection keeps it prepared (prepared-statements.ts) rather than
+ * parsing and planning a new text, one per scope, on every request (docs/performance.md, "Fix 38").
+ */
+export function scopeStatement(scope: DataScope | undefined): Statement {
+  const settings = scopeSettings(scope);
+  return { sql: SET_SCOPE_SQL, params: SETTING_NAMES.map((name) => settings[name]) };
 }

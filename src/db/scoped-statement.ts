@@ -67,7 +67,7 @@ class ScopedQuery extends pg.Query {
    */
   constructor(
     sessionOf: ConnectionStatements,
-    scopeSql: string,
+    scope: Statement,
     statements: readonly Statement[],
     callback: (error: Error | undefined, result: pg.QueryResult | pg.QueryResult[]) => void,
   ) {
@@ -80,7 +80,7 @@ class ScopedQuery extends pg.Query {
       const session = sessionOf(connection);
       // A value it cannot convert throws here, before anything is written: the error goes to the
       // caller, which discards the connection (not a DatabaseError).
-      const pipeline = statementPipeline(session, statements, scopeSql);
+      const pipeline = statementPipeline(session, statements, scope);
       parsed = pipeline.parsed;
       (connection as unknown as ConnectionSocket).stream.write(pipeline.message);
       return null;
@@ -100,19 +100,19 @@ class ScopedQuery extends pg.Query {
 }
 
 /**
- * Runs `sql` on `client` after `scopeSql` (a parameterless statement setting transaction-local
- * values), both in one implicit transaction and one round trip.
+ * Runs `sql` on `client` after `scope` (the statement setting transaction-local values, scope.ts),
+ * both in one implicit transaction and one round trip.
  */
 export function queryInScope<Row>(
   client: pg.PoolClient,
   sessionOf: ConnectionStatements,
-  scopeSql: string,
+  scope: Statement,
   sql: string,
   params: readonly unknown[],
 ): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
   return new Promise((resolve, reject) => {
     client.query(
-      new ScopedQuery(sessionOf, scopeSql, [{ sql, params }], (error, result) =>
+      new ScopedQuery(sessionOf, scope, [{ sql, params }], (error, result) =>
         error ? reject(error) : resolve(result as pg.QueryResult<Row & pg.QueryResultRow>),
       ),
     );
@@ -120,18 +120,18 @@ export function queryInScope<Row>(
 }
 
 /**
- * Runs each of `statements` (statements that return rows) on `client` after `scopeSql`, all in
+ * Runs each of `statements` (statements that return rows) on `client` after `scope`, all in
  * one implicit transaction and one round trip; one result per statement, in their order.
  */
 export function queryAllInScope(
   client: pg.PoolClient,
   sessionOf: ConnectionStatements,
-  scopeSql: string,
+  scope: Statement,
   statements: readonly Statement[],
 ): Promise<pg.QueryResult[]> {
   return new Promise((resolve, reject) => {
     client.query(
-      new ScopedQuery(sessionOf, scopeSql, statements, (error, result) => {
+      new ScopedQuery(sessionOf, scope, statements, (error, result) => {
         if (error) reject(error);
         else resolve(Array.isArray(result) ? result : [result]);
       }),

@@ -6,8 +6,8 @@
  * Each statement is bound as pg binds (unnamed portal, text format, pg's own value conversion),
  * described and executed, under the name its session keeps it prepared as (prepared-statements.ts),
  * and parsed first only when the session does not have it yet. Statements the session closes go
- * first; an optional `scopeSql` (a parameterless statement setting transaction-local values) goes
- * next, unnamed and not described: its row is not the caller's.
+ * first; an optional `scope` (the statement setting transaction-local values, scope.ts) goes next,
+ * prepared like the others but not described: its row is not the caller's.
  *
  * Up to the Sync the statements share one implicit transaction (or the open one); after an error
  * PostgreSQL skips every message up to the Sync, so the statements parsed in a failed pipeline
@@ -27,25 +27,27 @@ export interface Pipeline {
 export function statementPipeline(
   session: PreparedStatements,
   statements: readonly Statement[],
-  scopeSql?: string,
+  scope?: Statement,
 ): Pipeline {
   const closing = session.takeClosing();
   const parts: Buffer[] = closing.map((name) => serialize.close({ type: 'S', name }));
-  if (scopeSql !== undefined)
-    parts.push(serialize.parse({ text: scopeSql }), serialize.bind({}), serialize.execute({}));
   const parsed: string[] = [];
+  const bind = (statement: Statement) => {
+    const { name, parse } = session.use(statement.sql);
+    if (parse) {
+      parts.push(serialize.parse({ text: statement.sql, name }));
+      if (name !== '') parsed.push(name);
+    }
+    parts.push(serialize.bind({ statement: name, values: [...statement.params], valueMapper: prepareValue }));
+  };
   try {
+    if (scope !== undefined) {
+      bind(scope);
+      parts.push(serialize.execute({}));
+    }
     for (const statement of statements) {
-      const { name, parse } = session.use(statement.sql);
-      if (parse) {
-        parts.push(serialize.parse({ text: statement.sql, name }));
-        if (name !== '') parsed.push(name);
-      }
-      parts.push(
-        serialize.bind({ statement: name, values: [...statement.params], valueMapper: prepareValue }),
-        serialize.describe({ type: 'P', name: '' }),
-        serialize.execute({}),
-      );
+      bind(statement);
+      parts.push(serialize.describe({ type: 'P', name: '' }), serialize.execute({}));
     }
   } catch (error) {
     // A value pg cannot convert: nothing is sent, so the closing waits for the next pipeline and

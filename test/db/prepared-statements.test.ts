@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type Config, testConfig } from '../../src/config.js';
 import { type Database, openDatabase, queryAll } from '../../src/db/database.js';
+import { withScope } from '../../src/db/scope.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 let database: TestDatabase;
@@ -121,6 +122,32 @@ test('a session keeps at most a bounded number of statements prepared, the most 
   assert.equal(rows[0]!.newest, true);
   // The evicted ones still run: prepared again when next used.
   assert.deepEqual((await session.query('select $1::int + 0 as n', [1])).rows, [{ n: 1 }]);
+});
+
+test('the data scope is set by one prepared statement, whatever the scope', {
+  skip: process.env.DATABASE_URL ? false : 'PostgreSQL only: PGlite has no row-level scope',
+}, async () => {
+  const tenants = ['8a6b1f0e-6a8e-4b9a-9d55-0c3b8f1e2a01', '3c2d9e4f-1b7a-4c8e-a0d2-5f6e7a8b9c02'];
+  const accounts = ['6d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f04', 'a7b8c9d0-e1f2-4a3b-8c4d-5e6f7a8b9c05'];
+  const sql = `select current_setting('posture.tenant_id', true) as tenant,
+                      current_setting('posture.account_ids', true) as accounts, $1::int as run`;
+  for (let run = 0; run < 6; run++) {
+    const tenantId = tenants[run % 2]!;
+    const accountId = accounts[run % 2]!;
+    const { rows } = await withScope({ kind: 'tenant', tenantId, accountIds: [accountId] }, () =>
+      session.query(sql, [run]),
+    );
+    assert.deepEqual(rows, [{ tenant: tenantId, accounts: `{${accountId}}`, run }]);
+  }
+  const { rows } = await session.query<Prepared>(
+    `select name, generic_plans::int, custom_plans::int from pg_prepared_statements
+      where statement like 'select set_config(%' and $1::int = 1`,
+    [1],
+  );
+  assert.equal(rows.length, 1, JSON.stringify(rows));
+  assert.match(rows[0]!.name, /^posture_\d+$/);
+  // One execution per statement of the session, both tenants' among them.
+  assert.ok(rows[0]!.generic_plans + rows[0]!.custom_plans >= 7, JSON.stringify(rows));
 });
 
 test('with DATABASE_PREPARED_STATEMENTS=0 every statement goes unnamed', {
