@@ -1,7 +1,8 @@
 /**
  * One benchmark run, in order: throwaway store -> tenants -> server -> dataset through the
- * ingestion API -> load cases with their ceilings -> CSV export -> ingestion COPY ceiling ->
- * result file and Markdown tables. Everything it started is stopped and dropped, even on failure.
+ * ingestion API -> the store settled (PostgreSQL, settle-store.ts) -> load cases with their
+ * ceilings -> CSV export -> ingestion COPY ceiling -> result file and Markdown tables. Everything
+ * it started is stopped and dropped, even on failure.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -21,6 +22,7 @@ import { type CaseResult, runLoadPhase } from './load-phase.js';
 import { figureTable, listTable, memoryTable, p99Growth } from './report.js';
 import { bootstrapTenants, populateAccount, pushCount } from './seed.js';
 import { createStore, type ServerProcess, startServer } from './server-process.js';
+import { settleStore } from './settle-store.js';
 import { SIZES, type SizeName, tenth } from './sizes.js';
 
 export interface MeasureOptions {
@@ -101,6 +103,10 @@ export async function measure(options: MeasureOptions): Promise<void> {
     activity?.label(null);
     ingestBar.stop();
     phaseDone('setup_and_ingest_s');
+    if (store.engine === 'postgres' && store.url) {
+      await settleStore(store.url);
+      phaseDone('settle_s');
+    }
 
     const cases = (
       await buildCases(client, {
