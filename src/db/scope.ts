@@ -76,14 +76,14 @@ export function scopeSettings(scope: DataScope | undefined): ScopeSettings {
   };
 }
 
+const SETTING_NAMES = ['posture.system', 'posture.tenant_id', 'posture.account_ids'] as const;
+
 /** One statement setting every scope value for the current transaction only (simple protocol). */
 export function setScopeSql(scope: DataScope | undefined): string {
   const settings = scopeSettings(scope);
-  const calls = Object.entries(settings).map(([name, value]) => `set_config('${name}', '${value}', true)`);
-  return `select ${calls.join(', ')}`;
+  return `select ${SETTING_NAMES.map((name) => `set_config('${name}', '${settings[name]}', true)`).join(', ')}`;
 }
 
-const SETTING_NAMES = ['posture.system', 'posture.tenant_id', 'posture.account_ids'] as const;
 const SET_SCOPE_SQL = `select ${SETTING_NAMES.map((name, at) => `set_config('${name}', $${at + 1}, true)`).join(', ')}`;
 
 /**
