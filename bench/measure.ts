@@ -19,6 +19,7 @@ import { csvCopyCeiling, explainCveReport, exportCsv } from './export.js';
 import { figures } from './figures.js';
 import { Helper } from './load/protocol.js';
 import { type CaseResult, runLoadPhase } from './load-phase.js';
+import { postgresSettings } from './postgres-settings.js';
 import { figureTable, listTable, memoryTable, p99Growth } from './report.js';
 import { bootstrapTenants, populateAccount, pushCount } from './seed.js';
 import { createStore, type ServerProcess, startServer } from './server-process.js';
@@ -202,6 +203,7 @@ export async function measure(options: MeasureOptions): Promise<void> {
         loadavg_at_end: loadavg(),
       },
       settings: { connections: options.connections, seconds_per_case: seconds },
+      postgres_settings: store.url ? await postgresSettings(store.url) : undefined,
       phases,
       dataset: { size: size.dataset, neighbour: neighbour, measured },
       load: loadPhase,
