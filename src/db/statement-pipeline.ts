@@ -32,6 +32,7 @@ export function statementPipeline(
   const closing = session.takeClosing();
   const parts: Buffer[] = closing.map((name) => serialize.close({ type: 'S', name }));
   const parsed: string[] = [];
+  // Bound to the unnamed portal, after its Parse where the session does not hold it yet.
   const bind = (statement: Statement) => {
     const { name, parse } = session.use(statement.sql);
     if (parse) {
