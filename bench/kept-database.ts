@@ -10,9 +10,9 @@
  *   await server.stop();
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import pg from 'pg';
 import { testConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
+import { onConnection } from './pg-connection.js';
 import { freePort, type Store, serverEnv, waitUntilReady } from './server-process.js';
 
 export const APP_ROLE = { user: 'posture_app', password: 'posture_app' };
@@ -37,13 +37,7 @@ export function databaseUrl(name: string, user?: { user: string; password: strin
 
 /** One statement as the owner, on the server's default database or on `database`. */
 export async function admin(sql: string, database?: string) {
-  const client = new pg.Client({ connectionString: database ? databaseUrl(database) : serverUrl() });
-  await client.connect();
-  try {
-    return await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  return onConnection(database ? databaseUrl(database) : serverUrl(), (client) => client.query(sql));
 }
 
 /** The kept database as the suite's seeding code takes a store; dropping it is left to the caller. */

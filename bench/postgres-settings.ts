@@ -3,7 +3,7 @@
  * suite on a server with a tenth of the buffers or checkpoints every few seconds measures a
  * different thing (docs/performance.md, "PostgreSQL's settings").
  */
-import pg from 'pg';
+import { onConnection } from './pg-connection.js';
 
 const RECORDED = [
   'server_version',
@@ -20,18 +20,13 @@ const RECORDED = [
   'max_connections',
 ] as const;
 
-/** Each recorded setting as PostgreSQL shows it (`SHOW`: with its unit, e.g. `128MB`). */
+/** Each recorded setting as PostgreSQL shows it (`current_setting`, as `SHOW`: `128MB`). */
 export async function postgresSettings(url: string): Promise<Record<string, string>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const settings: Record<string, string> = {};
-    for (const name of RECORDED) {
-      const { rows } = await client.query<Record<string, string>>(`show ${name}`);
-      settings[name] = Object.values(rows[0]!)[0]!;
-    }
-    return settings;
-  } finally {
-    await client.end();
-  }
+  const { rows } = await onConnection(url, (client) =>
+    client.query<{ name: string; value: string }>(
+      'select name, current_setting(name) as value from unnest($1::text[]) as name',
+      [RECORDED],
+    ),
+  );
+  return Object.fromEntries(rows.map(({ name, value }) => [name, value]));
 }

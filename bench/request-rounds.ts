@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { backendCpu } from './backend-cpu.js';
 import { BareHttpCeiling } from './ceilings/bare-http-client.js';
 import { Helper, type LoadSummary } from './load/protocol.js';
+import { onConnection } from './pg-connection.js';
 import { bootstrapTenants } from './seed.js';
 import { cpuMsOf, createStore, freePort, serverEnv, waitUntilReady } from './server-process.js';
 
@@ -81,11 +82,8 @@ const rows: string[] = [];
 try {
   const creds = await bootstrapTenants(store);
   if (values['setup-sql'] && store.url) {
-    const pg = (await import('pg')).default;
-    const client = new pg.Client({ connectionString: store.url });
-    await client.connect();
-    await client.query(values['setup-sql']);
-    await client.end();
+    const setupSql = values['setup-sql'];
+    await onConnection(store.url, (client) => client.query(setupSql));
   }
   const meter = await backendCpu(store.url);
   const loginBody = JSON.stringify({ access_key_id: creds.key.id, secret_key: creds.key.secret });
@@ -129,13 +127,11 @@ try {
           const started = Date.now();
           let pgperf: ChildProcess | undefined;
           if (values.pgperf && store.url) {
-            const pg = (await import('pg')).default;
-            const client = new pg.Client({ connectionString: store.url });
-            await client.connect();
-            const { rows } = await client.query<{ pid: number }>(
-              'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+            const { rows } = await onConnection(store.url, (client) =>
+              client.query<{ pid: number }>(
+                'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+              ),
             );
-            await client.end();
             pgperf = spawn(
               'perf',
               [

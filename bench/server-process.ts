@@ -11,12 +11,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { testConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrator.js';
 import { TEST_APP_ROLE } from '../test/support/database.js';
 import { BUILT_SERVER, ensureBuiltServer } from './built-server.js';
+import { onConnection } from './pg-connection.js';
 
 export const BENCH_SECRET = 'bench-secret-bench-secret-bench-secret-00';
 const quiet = { warn() {}, error() {} };
@@ -54,13 +54,7 @@ export async function createStore(
     throw new Error('--engine postgres needs DATABASE_URL (a server where the role may CREATE DATABASE)');
   const name = `posture_bench_${randomBytes(4).toString('hex')}`;
   const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
+    await onConnection(serverUrl, (client) => client.query(sql));
   };
   await admin(`create database ${name}`);
   const url = new URL(serverUrl);

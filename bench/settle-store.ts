@@ -10,15 +10,9 @@
  * to day is in this state nearly all the time; the hour after a million-row first load is not
  * what the list targets are about. PGlite's store is the server's own (embedded-maintenance.ts).
  */
-import pg from 'pg';
+import { onConnection } from './pg-connection.js';
 
 export async function settleStore(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    // The whole database, as its owner: tables it does not own (shared catalogs) are skipped.
-    await client.query('vacuum (analyze)');
-  } finally {
-    await client.end();
-  }
+  // The whole database, as its owner: tables it does not own (shared catalogs) are skipped.
+  await onConnection(url, (client) => client.query('vacuum (analyze)'));
 }
