@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { offsetList, pageList, pageListParts, pageToOffset, tenantOffsetList } from './paging.js';
+import {
+  offsetList,
+  offsetListText,
+  pageList,
+  pageListParts,
+  pageListText,
+  pageToOffset,
+  tenantOffsetList,
+} from './paging.js';
 
 const total = fc.integer({ min: 0, max: 5000 });
 const size = fc.integer({ min: 1, max: 1000 });
@@ -105,4 +113,23 @@ test('pageListParts joins to the JSON of pageList, entries in pieces or whole', 
   const pieced = pageListParts([['{"id":"a",', '"n":1}'], ['{"id":"b"}']], 5, request);
   assert.equal(pieced.join(''), expected);
   assert.equal(pageListParts([], 0, request).join(''), JSON.stringify(pageList([], 0, request)));
+});
+
+test('offsetListText and pageListText write the JSON of offsetList and pageList around entry texts', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.dictionary(fc.string(), fc.jsonValue())),
+      total,
+      fc.nat(6000),
+      (values, count, at) => {
+        const texts = values.map((value) => JSON.stringify(value));
+        assert.equal(
+          offsetListText(texts, count, { limit: 100, offset: at }),
+          JSON.stringify(offsetList(values, count, { limit: 100, offset: at })),
+        );
+        const request = { page: 1 + (at % 50), pageSize: 1 + (at % 200) };
+        assert.equal(pageListText(texts, count, request), JSON.stringify(pageList(values, count, request)));
+      },
+    ),
+  );
 });

@@ -13,8 +13,11 @@ export interface OffsetListBody<T> {
   total_count: number;
 }
 
+/** Whether rows lie past the `returned` rows of this page. */
+const hasMore = (page: OffsetPage, returned: number, total: number) => page.offset + returned < total;
+
 export function offsetList<T>(entries: T[], total: number, page: OffsetPage): OffsetListBody<T> {
-  return { entries, has_more: page.offset + entries.length < total, total_count: total };
+  return { entries, has_more: hasMore(page, entries.length, total), total_count: total };
 }
 
 export function tenantOffsetList<T>(entries: T[], total: number, page: OffsetPage) {
@@ -61,4 +64,21 @@ export function pageListParts<P>(
     `],"page":${page},"page_count":${page_count},"page_size":${page_size},"total_count":${total_count}}`,
   );
   return parts;
+}
+
+/**
+ * The two envelopes as JSON text around entries that are JSON text already (entries written by
+ * PostgreSQL, db/entry-json.ts): the bytes `JSON.stringify` writes for offsetList and pageList.
+ */
+export function offsetListText(entries: readonly string[], total: number, page: OffsetPage): string {
+  const more = hasMore(page, entries.length, total);
+  return `{"entries":[${entries.join(',')}],"has_more":${more},"total_count":${total}}`;
+}
+
+export function pageListText(entries: readonly string[], total: number, request: PageRequest): string {
+  return pageListParts(
+    entries.map((entry) => [entry]),
+    total,
+    request,
+  ).join('');
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js';
+import { type EntryRow, entryJson } from '../../db/entry-json.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
@@ -7,37 +8,41 @@ import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { pageRange } from '../list-totals/page-range.js';
 import { countOf, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
-import { type CONTAINER_FILTER_KEYS, CONTAINER_SEARCH_FIELDS, CONTAINER_SORT_FIELDS } from './schemas.js';
+import {
+  type CONTAINER_FILTER_KEYS,
+  CONTAINER_SEARCH_FIELDS,
+  CONTAINER_SORT_FIELDS,
+  InventoryContainerSchema,
+} from './schemas.js';
 
 export type ContainerFilterKey = (typeof CONTAINER_FILTER_KEYS)[number];
 export type ContainerSortField = (typeof CONTAINER_SORT_FIELDS)[number];
 
-export interface ContainerRow {
-  id: string;
-  cluster_id: string;
-  cluster_name: string;
-  container_id: string;
-  /** ISO text (isoUtc): passed through to the API */
-  created_at: string;
-  name: string;
-  image_repo: string;
-  image_name: string;
-  image_tag: string;
-  image_digest: string;
-  owner_id: string;
-  owner_kind: string;
-  owner_name: string;
-  owner_namespace: string;
-  owner_resource_version: string;
-  owner_uid: string;
-  pod_name: string;
-  pod_namespace: string;
-  pod_uid: string;
-}
-
-const COLUMNS = `c.id, c.cluster_id, c.cluster_name, c.container_id, ${isoUtc('c.created_at')} as created_at, c.name, c.image_repo,
-  c.image_name, c.image_tag, c.image_digest, c.owner_id, c.owner_kind, c.owner_name, c.owner_namespace,
-  c.owner_resource_version, c.owner_uid, c.pod_name, c.pod_namespace, c.pod_uid`;
+/**
+ * Each entry as the API's JSON text, written by PostgreSQL (db/entry-json.ts): the schema's
+ * properties are, by design, inventory_containers columns.
+ */
+const ENTRY = entryJson(InventoryContainerSchema, {
+  id: 'c.id',
+  cluster_id: 'c.cluster_id',
+  cluster_name: 'c.cluster_name',
+  container_id: 'c.container_id',
+  created_at: isoUtc('c.created_at'),
+  name: 'c.name',
+  image_repo: 'c.image_repo',
+  image_name: 'c.image_name',
+  image_tag: 'c.image_tag',
+  image_digest: 'c.image_digest',
+  owner_id: 'c.owner_id',
+  owner_kind: 'c.owner_kind',
+  owner_name: 'c.owner_name',
+  owner_namespace: 'c.owner_namespace',
+  owner_resource_version: 'c.owner_resource_version',
+  owner_uid: 'c.owner_uid',
+  pod_name: 'c.pod_name',
+  pod_namespace: 'c.pod_namespace',
+  pod_uid: 'c.pod_uid',
+});
 
 /**
  * Filter keys and sort fields are, by design, the names of inventory_containers columns. Every sort
@@ -89,14 +94,15 @@ export async function listContainers(
     keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'inventory_containers'),
   });
   const page = {
-    sql: `select ${COLUMNS}${countedWithPage ? ', k.total' : ''}
+    sql: `select ${ENTRY.select}${countedWithPage ? ', k.total' : ''}
        from ${keys} k
        join inventory_containers c on c.account_id = k.account_id and c.id = k.id
+       ${ENTRY.lateral}
       ${orderSql(order)}`,
     params: where.params,
   };
   // Unfiltered, the account's total is kept at ingestion: no count of its rows.
-  return listPage<ContainerRow>(db, page, {
+  return listPage<EntryRow>(db, page, {
     carried: countedWithPage,
     kept: where.filtered ? undefined : keptTotal(accountId, 'inventory_containers'),
     count,

@@ -1,5 +1,6 @@
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
+import { sendJsonText } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
 import { ContainerList, ContainerListQuery } from './schemas.js';
 import type { InventoryContainerService } from './service.js';
@@ -19,14 +20,15 @@ export function inventoryContainerRoutes(
         response: { 200: ContainerList, ...authenticatedErrors() },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { limit = 100, offset = 0, filters, q, sort } = request.query;
-      return inventoryContainers.list(actorOf(request), request.params.account_id, {
+      const page = await inventoryContainers.list(actorOf(request), request.params.account_id, {
         filters,
         q,
         sort,
         page: { limit, offset },
       });
+      return sendJsonText(reply, page);
     },
   );
 }

@@ -1,35 +1,14 @@
 import type { Executor } from '../../db/database.js';
+import { type EntryRow, entryJson } from '../../db/entry-json.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { pageRange } from '../list-totals/page-range.js';
 import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
-import type { RESOURCE_SORT_FIELDS } from './schemas.js';
+import { type RESOURCE_SORT_FIELDS, ResourceRecordSchema } from './schemas.js';
 import { Where } from './where.js';
 
 export type ResourceSortField = (typeof RESOURCE_SORT_FIELDS)[number];
-
-export interface ResourceRow {
-  id: string;
-  account_id: string;
-  cluster_id: string;
-  uid: string;
-  resource_version: string;
-  kind: string;
-  api_version: string;
-  name: string;
-  namespace: string;
-  owner_uid: string | null;
-  entity_type: string;
-  /** timestamps as the API's ISO text (isoUtc): the rows are only passed through */
-  resource_created_at: string | null;
-  ingested_at: string;
-  watched_at: string;
-  deleted_at: string | null;
-  deletion_source: 'watch' | 'snapshot' | null;
-  version_overwritten_at: string | null;
-  raw_text?: string;
-}
 
 export interface ResourceFilters {
   from?: Date | undefined;
@@ -42,13 +21,36 @@ export interface ResourceFilters {
   includeHistory: boolean;
 }
 
-const COLUMNS = `r.id, r.account_id, r.cluster_id, r.uid, r.resource_version, r.kind, r.api_version,
-  r.name, r.namespace, r.owner_uid, r.entity_type, ${isoUtc('r.resource_created_at')} as resource_created_at,
-  ${isoUtc('r.ingested_at')} as ingested_at, ${isoUtc('r.watched_at')} as watched_at,
-  ${isoUtc('r.deleted_at')} as deleted_at, r.deletion_source,
-  ${isoUtc('r.version_overwritten_at')} as version_overwritten_at`;
-
-const columns = (withPayload: boolean) => (withPayload ? `${COLUMNS}, r.raw as raw_text` : COLUMNS);
+/**
+ * A record as the API's JSON text, written by PostgreSQL (db/entry-json.ts); `raw`, the object's
+ * JSON text in base64 (without the line breaks PostgreSQL's encoder writes every 76 characters),
+ * only with the payload.
+ */
+const RECORD_COLUMNS = {
+  id: 'r.id',
+  account_id: 'r.account_id',
+  cluster_id: 'r.cluster_id',
+  uid: 'r.uid',
+  resource_version: 'r.resource_version',
+  kind: 'r.kind',
+  api_version: 'r.api_version',
+  name: 'r.name',
+  namespace: 'r.namespace',
+  owner_uid: 'r.owner_uid',
+  entity_type: 'r.entity_type',
+  resource_created_at: isoUtc('r.resource_created_at'),
+  ingested_at: isoUtc('r.ingested_at'),
+  watched_at: isoUtc('r.watched_at'),
+  deleted_at: isoUtc('r.deleted_at'),
+  deletion_source: 'r.deletion_source',
+  version_overwritten_at: isoUtc('r.version_overwritten_at'),
+};
+const WITHOUT_PAYLOAD = entryJson(ResourceRecordSchema, { ...RECORD_COLUMNS, raw: undefined });
+const WITH_PAYLOAD = entryJson(ResourceRecordSchema, {
+  ...RECORD_COLUMNS,
+  raw: `translate(encode(convert_to(r.raw, 'UTF8'), 'base64'), E'\\n', '')`,
+});
+const entry = (withPayload: boolean) => (withPayload ? WITH_PAYLOAD : WITHOUT_PAYLOAD);
 
 const SORT_COLUMNS: Record<ResourceSortField, string> = {
   name: 'r.name',
@@ -106,11 +108,13 @@ export async function listResources(
     page: query.page,
     keptTotal: live ? keptTotalOf(accountId, 'cluster_resources_live') : undefined,
   });
-  const page = `select ${columns(query.withPayload)}
+  const { select, lateral } = entry(query.withPayload);
+  const page = `select ${select}
        from ${keys} k
        join cluster_resources r on r.account_id = k.account_id and r.cluster_id = k.cluster_id and r.id = k.id
+       ${lateral}
       ${orderSql(order)}`;
-  return pageWithTotal<ResourceRow>(db, { sql: page, params: where.params }, total);
+  return pageWithTotal<EntryRow>(db, { sql: page, params: where.params }, total);
 }
 
 export async function findResource(
@@ -120,12 +124,13 @@ export async function findResource(
   id: string,
   withPayload: boolean,
 ) {
-  const { rows } = await db.query<ResourceRow>(
-    `select ${columns(withPayload)} from cluster_resources r
+  const { select, lateral } = entry(withPayload);
+  const { rows } = await db.query<EntryRow>(
+    `select ${select} from cluster_resources r ${lateral}
       where r.account_id = $1 and r.cluster_id = $2 and r.id = $3`,
     [accountId, clusterId, id],
   );
-  return rows[0];
+  return rows[0]?.entry;
 }
 
 export async function findLatestResource(
@@ -135,10 +140,11 @@ export async function findLatestResource(
   uid: string,
   withPayload: boolean,
 ) {
-  const { rows } = await db.query<ResourceRow>(
-    `select ${columns(withPayload)} from cluster_resources r
+  const { select, lateral } = entry(withPayload);
+  const { rows } = await db.query<EntryRow>(
+    `select ${select} from cluster_resources r ${lateral}
       where r.account_id = $1 and r.cluster_id = $2 and r.uid = $3 and r.is_latest`,
     [accountId, clusterId, uid],
   );
-  return rows[0];
+  return rows[0]?.entry;
 }

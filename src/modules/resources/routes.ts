@@ -1,5 +1,6 @@
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
+import { sendJsonText } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
 import {
   LatestResourceParams,
@@ -25,12 +26,13 @@ export function resourceRoutes(app: Api, { resources }: { resources: ResourceSer
         response: { 200: ResourceList, ...authenticatedErrors() },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { page = 1, page_size = 50, ...query } = request.query;
-      return resources.list(actorOf(request), request.params.account_id, {
+      const list = await resources.list(actorOf(request), request.params.account_id, {
         ...query,
         page: { page, pageSize: page_size },
       });
+      return sendJsonText(reply, list);
     },
   );
 
@@ -45,13 +47,15 @@ export function resourceRoutes(app: Api, { resources }: { resources: ResourceSer
         response: { 200: ResourceRecordSchema, ...authenticatedErrors() },
       },
     },
-    async (request) =>
-      resources.get(
+    async (request, reply) => {
+      const record = await resources.get(
         actorOf(request),
         request.params.cluster_id,
         request.params.resource_id,
         request.query.with_payload ?? true,
-      ),
+      );
+      return sendJsonText(reply, record);
+    },
   );
 
   app.get(
@@ -65,12 +69,14 @@ export function resourceRoutes(app: Api, { resources }: { resources: ResourceSer
         response: { 200: ResourceRecordSchema, ...authenticatedErrors() },
       },
     },
-    async (request) =>
-      resources.latest(
+    async (request, reply) => {
+      const record = await resources.latest(
         actorOf(request),
         request.params.cluster_id,
         request.params.uid,
         request.query.with_payload ?? true,
-      ),
+      );
+      return sendJsonText(reply, record);
+    },
   );
 }

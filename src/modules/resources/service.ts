@@ -1,13 +1,14 @@
 /**
  * Cluster resource records (#12, #13 and the latest version by uid). The list shows the current
- * version of each live object unless `include_history` asks for every stored version.
+ * version of each live object unless `include_history` asks for every stored version. Records
+ * are JSON text, which PostgreSQL writes (db/entry-json.ts).
  */
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { parseList } from '../../http/filters.js';
 import { requireClusterIds } from '../../http/ids.js';
-import { type PageRequest, pageList, pageToOffset } from '../../http/paging.js';
+import { type PageRequest, pageListText, pageToOffset } from '../../http/paging.js';
 import { parseSort } from '../../http/sort.js';
 import { parseTimeRange } from '../../http/time.js';
 import type { AccountService } from '../accounts/service.js';
@@ -15,29 +16,6 @@ import type { ClusterService } from '../clusters/service.js';
 import { kindOf } from './kinds.js';
 import * as repo from './repository.js';
 import { RESOURCE_SORT_FIELDS } from './schemas.js';
-
-export function toApiResource(row: repo.ResourceRow) {
-  return {
-    id: row.id,
-    account_id: row.account_id,
-    cluster_id: row.cluster_id,
-    uid: row.uid,
-    resource_version: row.resource_version,
-    kind: row.kind,
-    api_version: row.api_version,
-    name: row.name,
-    namespace: row.namespace,
-    owner_uid: row.owner_uid,
-    entity_type: row.entity_type,
-    resource_created_at: row.resource_created_at,
-    ingested_at: row.ingested_at,
-    watched_at: row.watched_at,
-    deleted_at: row.deleted_at,
-    deletion_source: row.deletion_source,
-    version_overwritten_at: row.version_overwritten_at,
-    ...(row.raw_text !== undefined ? { raw: Buffer.from(row.raw_text, 'utf8').toString('base64') } : {}),
-  };
-}
 
 const DIGEST_HEX = /^[a-f0-9]{64}$/i;
 
@@ -87,21 +65,25 @@ export function createResourceService(deps: {
         page: pageToOffset(query.page),
         withPayload: query.with_payload ?? false,
       });
-      return pageList(rows.map(toApiResource), total, query.page);
+      return pageListText(
+        rows.map((row) => row.entry),
+        total,
+        query.page,
+      );
     },
 
     async get(actor: Actor, clusterId: string, resourceId: string, withPayload: boolean) {
       const cluster = await clusters.requireVisibleCluster(actor, clusterId, 'viewer');
-      const row = await repo.findResource(db, cluster.account_id, cluster.id, resourceId, withPayload);
-      if (!row) throw new ApiError('not_found', 'resource not found');
-      return toApiResource(row);
+      const entry = await repo.findResource(db, cluster.account_id, cluster.id, resourceId, withPayload);
+      if (entry === undefined) throw new ApiError('not_found', 'resource not found');
+      return entry;
     },
 
     async latest(actor: Actor, clusterId: string, uid: string, withPayload: boolean) {
       const cluster = await clusters.requireVisibleCluster(actor, clusterId, 'viewer');
-      const row = await repo.findLatestResource(db, cluster.account_id, cluster.id, uid, withPayload);
-      if (!row) throw new ApiError('not_found', 'resource not found');
-      return toApiResource(row);
+      const entry = await repo.findLatestResource(db, cluster.account_id, cluster.id, uid, withPayload);
+      if (entry === undefined) throw new ApiError('not_found', 'resource not found');
+      return entry;
     },
   };
 }

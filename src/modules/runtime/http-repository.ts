@@ -1,5 +1,6 @@
 /** SQL of runtime_http_observations: merged by ingestion, listed by #5. */
 import type { Executor } from '../../db/database.js';
+import { type EntryColumns, type EntryRow, entryJson } from '../../db/entry-json.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { HttpObservation } from '../../engines/runtime/index.js';
 import type { Filters } from '../../http/filters.js';
@@ -10,7 +11,7 @@ import { batches } from '../../ingest/batches.js';
 import { pageRange } from '../list-totals/page-range.js';
 import { countOf, keptRuntimeTotal, keptRuntimeTotalOf, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
-import { type HTTP_FILTER_KEYS, HTTP_SEARCH_FIELDS } from './http-schemas.js';
+import { type HTTP_FILTER_KEYS, HTTP_SEARCH_FIELDS, HttpObservationSchema } from './http-schemas.js';
 
 export type HttpFilterKey = Exclude<(typeof HTTP_FILTER_KEYS)[number], 'has_pii'>;
 
@@ -61,15 +62,19 @@ const CASTS: Partial<Record<Field, string>> = {
 
 const COLUMNS = `account_id, id, ${FIELDS.join(', ')}`;
 
-/** A listed observation: its times as the API's ISO text (isoUtc), since a page only passes them on. */
-export interface ListedObservation extends Omit<StoredObservation, 'first_seen_at' | 'last_seen_at'> {
-  first_seen_at: string;
-  last_seen_at: string;
-}
-
-const LIST_COLUMNS = `account_id, id, ${FIELDS.map((field) =>
-  field === 'first_seen_at' || field === 'last_seen_at' ? `${isoUtc(field)} as ${field}` : field,
-).join(', ')}`;
+/**
+ * A listed observation as the API's JSON text, written by PostgreSQL (db/entry-json.ts): the
+ * schema's properties are the table's columns, the times written as the API's ISO text.
+ */
+const ENTRY = entryJson(
+  HttpObservationSchema,
+  Object.fromEntries(
+    (['id', 'account_id', ...FIELDS] as const).map((field) => [
+      field,
+      field === 'first_seen_at' || field === 'last_seen_at' ? isoUtc(`o.${field}`) : `o.${field}`,
+    ]),
+  ) as EntryColumns<typeof HttpObservationSchema>,
+);
 
 export async function findObservations(db: Executor, accountId: string, ids: string[]) {
   const found = new Map<string, StoredObservation>();
@@ -153,6 +158,6 @@ export async function listObservations(
     page: query.page,
     keptTotal: where.filtered ? undefined : keptRuntimeTotalOf(accountId, 'runtime_http_observations'),
   });
-  const page = `select ${LIST_COLUMNS} from ${rows} o ${orderSql(order)}`;
-  return pageWithTotal<ListedObservation>(db, { sql: page, params: where.params }, total);
+  const page = `select ${ENTRY.select} from ${rows} o ${ENTRY.lateral} ${orderSql(order)}`;
+  return pageWithTotal<EntryRow>(db, { sql: page, params: where.params }, total);
 }

@@ -1,46 +1,16 @@
 /**
  * HTTP request observations (#5): most recently seen first. `cluster_ids` and the `cluster_id`
- * filter both narrow by cluster (AND); other filters are exact matches, OR within a key.
+ * filter both narrow by cluster (AND); other filters are exact matches, OR within a key. A page
+ * is JSON text: PostgreSQL writes its entries (db/entry-json.ts).
  */
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { booleanFilter, parseFilters, parseList } from '../../http/filters.js';
 import { requireClusterIds } from '../../http/ids.js';
-import { type OffsetPage, offsetList } from '../../http/paging.js';
+import { type OffsetPage, offsetListText } from '../../http/paging.js';
 import type { AccountService } from '../accounts/service.js';
 import * as repo from './http-repository.js';
 import { HTTP_FILTER_KEYS } from './http-schemas.js';
-
-export function toApiObservation(row: repo.ListedObservation) {
-  return {
-    id: row.id,
-    account_id: row.account_id,
-    cluster_id: row.cluster_id,
-    app_protocol: row.app_protocol,
-    method: row.method,
-    scheme: row.scheme,
-    path: row.path,
-    source_workload_kind: row.source_workload_kind,
-    source_workload_name: row.source_workload_name,
-    source_workload_namespace: row.source_workload_namespace,
-    destination_addr: row.destination_addr,
-    destination_port: row.destination_port,
-    destination_hostname: row.destination_hostname,
-    destination_service_name: row.destination_service_name,
-    destination_service_namespace: row.destination_service_namespace,
-    destination_workload_kind: row.destination_workload_kind,
-    destination_workload_name: row.destination_workload_name,
-    destination_workload_namespace: row.destination_workload_namespace,
-    has_pii: row.has_pii,
-    pii_labels: row.pii_labels,
-    trusted_ip: row.trusted_ip,
-    trusted_ip_prefix: row.trusted_ip_prefix,
-    trusted_ip_description: row.trusted_ip_description,
-    first_seen_at: row.first_seen_at,
-    last_seen_at: row.last_seen_at,
-    request_count: row.request_count,
-  };
-}
 
 export function createHttpObservationService({ db, accounts }: { db: Database; accounts: AccountService }) {
   return {
@@ -69,7 +39,11 @@ export function createHttpObservationService({ db, accounts }: { db: Database; a
         q: query.q,
         page: query.page,
       });
-      return offsetList(rows.map(toApiObservation), total, query.page);
+      return offsetListText(
+        rows.map((row) => row.entry),
+        total,
+        query.page,
+      );
     },
   };
 }

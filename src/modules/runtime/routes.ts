@@ -4,7 +4,7 @@
  */
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { lazySerializer, sendJsonPieces } from '../../http/json-text.js';
+import { lazySerializer, sendJsonPieces, sendJsonText } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
 import { BaselineEntrySchema, BaselineList, BaselineListQuery } from './baseline-schemas.js';
 import type { BaselineEntry } from './baseline-service.js';
@@ -57,14 +57,15 @@ export function runtimeRoutes(app: Api, services: RuntimeServices): void {
         response: { 200: HttpObservationList, ...authenticatedErrors() },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { limit = 100, offset = 0, cluster_ids, q, filters } = request.query;
-      return services.runtimeHttpObservations.list(actorOf(request), request.params.account_id, {
+      const page = await services.runtimeHttpObservations.list(actorOf(request), request.params.account_id, {
         clusterIds: cluster_ids,
         q,
         filters,
         page: { limit, offset },
       });
+      return sendJsonText(reply, page);
     },
   );
 

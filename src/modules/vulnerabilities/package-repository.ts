@@ -4,6 +4,7 @@
  * it follows pod churn without any write on the package rows.
  */
 import type { Executor } from '../../db/database.js';
+import { type EntryRow, entryJson } from '../../db/entry-json.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { type SearchedRows, searchedRows, TOTAL_OF_KEYS, type TrigramSearch } from '../../http/search.js';
@@ -12,22 +13,7 @@ import type { Severity } from '../../ingest/vulnerabilities/severity.js';
 import { pageRange } from '../list-totals/page-range.js';
 import { countOf, type KeptList, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
-import type { PackageFilterKey, PackageSortField } from './package-schemas.js';
-
-export interface PackageRow {
-  id: string;
-  name: string;
-  version: string;
-  in_use: boolean;
-  images_count: number;
-  critical_count: number;
-  high_count: number;
-  medium_count: number;
-  low_count: number;
-  negligible_count: number;
-  unspecified_count: number;
-  total_vulerabilities_count: number;
-}
+import { InventoryPackageSchema, type PackageFilterKey, type PackageSortField } from './package-schemas.js';
 
 export interface PackageQuery {
   filters: Filters<PackageFilterKey>;
@@ -67,6 +53,22 @@ const IN_USE_OF_ROW = `coalesce((select true from vulnerability_image_packages i
 
 const COLUMNS = `p.id, p.name, p.version, p.images_count, p.critical_count, p.high_count, p.medium_count,
   p.low_count, p.negligible_count, p.unspecified_count, p.total_vulerabilities_count`;
+
+/** A page row (the page's `p`) as the API's JSON text, written by PostgreSQL (db/entry-json.ts). */
+const ENTRY = entryJson(InventoryPackageSchema, {
+  id: 'p.id',
+  name: 'p.name',
+  version: 'p.version',
+  in_use: IN_USE_OF_ROW,
+  images_count: 'p.images_count',
+  critical_count: 'p.critical_count',
+  high_count: 'p.high_count',
+  medium_count: 'p.medium_count',
+  low_count: 'p.low_count',
+  negligible_count: 'p.negligible_count',
+  unspecified_count: 'p.unspecified_count',
+  total_vulerabilities_count: 'p.total_vulerabilities_count',
+});
 
 /** Name sorts tie-break on version, count sorts on name then version; id last, so paging is stable. */
 function listOrder(sort: Sort<PackageSortField>): ListOrder {
@@ -141,12 +143,13 @@ export async function listPackages(db: Executor, accountId: string, query: Packa
   });
   const page = {
     sql: `${query.inUse !== undefined ? IN_USE_IMAGES : ''}
-    select ${COLUMNS}, ${IN_USE_OF_ROW} as in_use${countedWithPage ? ', p.total' : ''}
+    select ${ENTRY.select}${countedWithPage ? ', p.total' : ''}
       from ${pageRows} p
+      ${ENTRY.lateral}
      ${orderSql(order)}`,
     params: where.params,
   };
-  return listPage<PackageRow>(db, page, {
+  return listPage<EntryRow>(db, page, {
     carried: countedWithPage,
     kept: kept === undefined ? undefined : keptTotal(accountId, kept),
     count,

@@ -1,5 +1,6 @@
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
+import { sendJsonText } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
 import { PackageFacetList, PackageList, PackageListQuery } from './package-schemas.js';
 import type { PackageService } from './package-service.js';
@@ -16,14 +17,15 @@ export function packageRoutes(app: Api, { packages }: { packages: PackageService
         response: { 200: PackageList, ...authenticatedErrors() },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { limit = 100, offset = 0, filters, q, sort } = request.query;
-      return packages.list(actorOf(request), request.params.account_id, {
+      const page = await packages.list(actorOf(request), request.params.account_id, {
         filters,
         q,
         sort,
         page: { limit, offset },
       });
+      return sendJsonText(reply, page);
     },
   );
 

@@ -1,34 +1,18 @@
 /**
  * Inventory packages (#9) and their facets (#10): one row per package name + version of the
- * account, maintained by scan ingestion; `in_use` follows the live containers at read time.
+ * account, maintained by scan ingestion; `in_use` follows the live containers at read time. A
+ * page is JSON text: PostgreSQL writes its entries (db/entry-json.ts).
  */
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { booleanFilter, parseFilters } from '../../http/filters.js';
-import { type OffsetPage, offsetList } from '../../http/paging.js';
+import { type OffsetPage, offsetListText } from '../../http/paging.js';
 import { parseSort } from '../../http/sort.js';
 import { SEVERITIES, type Severity } from '../../ingest/vulnerabilities/severity.js';
 import type { AccountService } from '../accounts/service.js';
 import * as repo from './package-repository.js';
 import { PACKAGE_FACETS, PACKAGE_FILTER_KEYS, PACKAGE_SORT_FIELDS } from './package-schemas.js';
-
-export function toApiPackage(row: repo.PackageRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    version: row.version,
-    in_use: row.in_use,
-    images_count: row.images_count,
-    critical_count: row.critical_count,
-    high_count: row.high_count,
-    medium_count: row.medium_count,
-    low_count: row.low_count,
-    negligible_count: row.negligible_count,
-    unspecified_count: row.unspecified_count,
-    total_vulerabilities_count: row.total_vulerabilities_count,
-  };
-}
 
 /** Severity filter values, checked against the closed list (they also name columns). */
 export function severityFilter(values: string[] | undefined): Severity[] {
@@ -66,7 +50,11 @@ export function createPackageService({ db, accounts }: { db: Database; accounts:
         sort: parseSort(query.sort, PACKAGE_SORT_FIELDS, 'name:asc'),
         page: query.page,
       });
-      return offsetList(rows.map(toApiPackage), total, query.page);
+      return offsetListText(
+        rows.map((row) => row.entry),
+        total,
+        query.page,
+      );
     },
 
     async facets(actor: Actor, accountId: string) {
