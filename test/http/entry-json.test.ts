@@ -2,15 +2,14 @@
  * The lists whose entries PostgreSQL writes as JSON text (src/db/entry-json.ts) answer the bytes
  * the route's serializer would write for the same values: each body is re-serialized through the
  * list's response schema with fast-json-stringify (what Fastify compiles from it) and must come
- * out unchanged, and must hold to the schema. The demo tenant gives every kind of row; a pod
- * whose container name and namespace need JSON escapes (quotes, backslashes, control characters,
- * non-ASCII, a character outside the BMP) gives strings that do.
+ * out unchanged; like every response through the harness, it must also hold to /openapi.json.
+ * The demo tenant gives every kind of row; a pod whose container name needs JSON escapes (quotes,
+ * backslashes, control characters, non-ASCII, a character outside the BMP) gives strings that do.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fastJson from 'fast-json-stringify';
 import type { TSchema } from 'typebox';
-import Compile from 'typebox/compile';
 import { ContainerList } from '../../src/modules/inventory-containers/schemas.js';
 import { ResourceList, ResourceRecordSchema } from '../../src/modules/resources/schemas.js';
 import { HttpObservationList } from '../../src/modules/runtime/http-schemas.js';
@@ -42,14 +41,14 @@ before(async () => {
 });
 after(() => t.close());
 
-/** Each query's body, as sent, against what the route's serializer writes for its values. */
+/**
+ * Each query's body, as sent, against what the route's serializer writes for its values. That the
+ * body holds to the schema, the harness checks on every response (against /openapi.json).
+ */
 function assertSerializerBytes(schema: TSchema, bodies: { query: string; text: string }[]) {
   const serialize = fastJson(schema as object);
-  const check = Compile(schema);
   for (const { query, text } of bodies) {
-    const parsed = JSON.parse(text);
-    assert.equal(serialize(parsed), text, `${query}: not the serializer's bytes`);
-    assert.ok(check.Check(parsed), `${query}: ${JSON.stringify([...check.Errors(parsed)].slice(0, 3))}`);
+    assert.equal(serialize(JSON.parse(text)), text, `${query}: not the serializer's bytes`);
   }
 }
 
