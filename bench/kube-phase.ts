@@ -2,16 +2,20 @@
  * The suite's Kubernetes phase on its own, repeatable (bench/phase-replay.ts): `prepare` builds a
  * template database holding what the suite has stored when the measured account's first cluster
  * is created; `run` clones it, starts a built server on the clone and pushes the measured
- * account's clusters through the HTTP endpoint in Lists of 2,000 objects, one after the other, as
- * bench/seed.ts does. It prints objects/s and the CPU ms per object of the server and of
- * PostgreSQL, so a change can be measured in alternating rounds against a copy of the previous
- * build (docs/performance.md, "Fix 10"), and the server's peak resident set after each push
+ * account's clusters through the HTTP endpoint in Lists of 2,000 objects, as bench/seed.ts does.
+ * It prints objects/s and the CPU ms per object of the server and of PostgreSQL, so a change can
+ * be measured in alternating rounds against a copy of the previous build (docs/performance.md,
+ * "Fix 10"), and the server's peak resident set after each push
  * (which pushes raise it: "Fix 27").
  *
  *   DATABASE_URL=postgres://posture:posture@127.0.0.1:5432/posture \
  *     npx tsx bench/kube-phase.ts prepare posture_kube_tpl [size]
  *   DATABASE_URL=... npx tsx bench/kube-phase.ts run posture_kube_tpl [dist-dir] [--prof dir]
- *     [--clusters n] [--pushes n] [--durations] [--explain ms] [--keep]
+ *     [--clusters n] [--pushes n] [--sequential] [--durations] [--explain ms] [--keep]
+ *
+ * The clusters' agents push at the same time, as the suite's do; `--sequential` pushes one
+ * cluster after the other (the suite's order before Fix 40). With several agents, `ms_per_push`
+ * lists the pushes in the order they ended.
  *
  * `--pushes n` pushes only the first n Lists of each cluster: a large cluster's RBAC objects,
  * whose identities set the server's peak, come in its first twenty, and its pods take minutes more.
@@ -40,10 +44,13 @@ if (command === 'prepare') {
     const perPush: number[] = [];
     // The server's peak resident set after each push: which pushes raise it.
     const peakAfterPush: number[] = [];
+    const created: { id: string; name: string }[] = [];
     for (let c = 0; c < clusters; c++) {
-      const cluster = await client.post<{ id: string; name: string }>(`${account}/clusters`, {
-        name: `prod-${c}`,
-      });
+      created.push(
+        await client.post<{ id: string; name: string }>(`${account}/clusters`, { name: `prod-${c}` }),
+      );
+    }
+    const pushCluster = async (cluster: { id: string; name: string }) => {
       const ingest = `${account}/clusters/${cluster.id}/ingest/kubernetes`;
       for (const list of clusterLists(size, cluster.name).slice(0, maxPushes)) {
         const pushStart = performance.now();
@@ -52,7 +59,10 @@ if (command === 'prepare') {
         peakAfterPush.push(memoryOf(serverPid).hwm_mib);
         objects += (list.items as unknown[]).length;
       }
-    }
+    };
+    // One agent per cluster, all at once as in the suite (bench/seed.ts), or one cluster after the other.
+    if (rest.includes('--sequential')) for (const cluster of created) await pushCluster(cluster);
+    else await Promise.all(created.map(pushCluster));
     return {
       unit: 'objects',
       items: objects,

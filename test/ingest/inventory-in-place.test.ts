@@ -138,7 +138,7 @@ test("a pod's new version updates the rows of the containers it keeps, and only 
     ].sort(),
   );
   const { rows: totals } = await t.db.query<{ total: number }>(
-    `select total from list_totals where account_id = $1 and list = 'inventory_containers'`,
+    `select sum(total) as total from cluster_list_totals where account_id = $1 and list = 'inventory_containers'`,
     [tenant.accountId],
   );
   const { rows: counted } = await t.db.query<{ n: number }>(

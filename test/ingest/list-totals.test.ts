@@ -69,10 +69,12 @@ const LISTS = [
 /** The tables whose runtime rows a removal of a cluster's runtime data deletes. */
 const RUNTIME_TABLES = ['runtime_http_observations', 'runtime_baselines', 'runtime_insights'] as const;
 
-/** Per list, its kept total: the inventory lists' row, the runtime lists' sum over clusters. */
+/** Per list, its kept total: the packages' account row, the other lists' sum over clusters. */
 async function keptTotals(db: Executor, accountId: string) {
   const { rows } = await db.query<{ list: string; total: number }>(
     `select list, total from list_totals where account_id = $1
+     union all
+     select list, sum(total) from cluster_list_totals where account_id = $1 group by list
      union all
      select list, sum(total) from runtime_list_totals where account_id = $1 group by list`,
     [accountId],

@@ -40,6 +40,7 @@ import { identityRiskLevelIndex } from './0046-identity-risk-level-index.js';
 import { containerNamespaceNameIndex } from './0047-container-namespace-name-index.js';
 import { packageSeverityTotals } from './0048-package-severity-totals.js';
 import { openSessions } from './0049-open-sessions.js';
+import { clusterListTotals } from './0050-cluster-list-totals.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -84,4 +85,5 @@ export const migrations: readonly Migration[] = [
   containerNamespaceNameIndex,
   packageSeverityTotals,
   openSessions,
+  clusterListTotals,
 ];

@@ -205,9 +205,14 @@ export async function touchCluster(db: Executor, scope: Scope, at: Date) {
   ]);
 }
 
-/** Serialises pushes to one cluster: each sees the versions the previous one stored. */
+/**
+ * Serialises pushes to one cluster: each sees the versions the previous one stored. `for no key
+ * update`, not `for update`: the rows a scan push writes for the cluster (its findings) check their
+ * foreign key with `for key share`, which this does not block, so a scan holding the account's
+ * scan lock never waits for a push that holds this and waits for the scan lock.
+ */
 export async function lockCluster(db: Executor, scope: Scope) {
-  await db.query('select id from clusters where account_id = $1 and id = $2 for update', [
+  await db.query('select id from clusters where account_id = $1 and id = $2 for no key update', [
     scope.accountId,
     scope.clusterId,
   ]);

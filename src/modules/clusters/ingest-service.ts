@@ -144,11 +144,9 @@ export function createKubernetesIngestService({
 
       const { push, objects } = validatePush(bodyText(await decodeIngestBody(raw, request.contentEncoding)));
       return db.transaction(async (tx) => {
-        // Account lock before cluster row: the CVE usage listener recomputes account-wide rows
-        // under the account's scan lock, and a scan push holds that lock while it writes rows
-        // referencing cluster rows (its image, the findings of the clusters running it), whose
-        // foreign-key checks wait for this push's cluster row lock. Taken later, that could deadlock.
-        await lockScans(tx, cluster.account_id);
+        // The cluster's lock alone while the push writes the cluster's own rows (records, image
+        // links, containers, their totals), so pushes to other clusters of the account run beside
+        // it; the account's scan lock only once it derives what the account shares (below).
         await lockCluster(tx, { accountId: cluster.account_id, clusterId: cluster.id });
         if (idempotency) {
           const replay = await claimIdempotencyKey<KubernetesPushResponse>(tx, idempotency);
@@ -169,8 +167,12 @@ export function createKubernetesIngestService({
             now,
           },
         );
-        // Matched once for every listener, under the scan lock taken above: a scan storing a new
-        // image of these containers either committed before (and is matched) or waits for us.
+        // The listeners derive rows the account shares (CVE usage, findings of the scanned images),
+        // which scan pushes write too: under the account's scan lock. Taken after the cluster's,
+        // which a scan push never waits for (lockCluster), and before anything a scan writes.
+        await lockScans(tx, cluster.account_id);
+        // Matched once for every listener, under the scan lock: a scan storing a new image of
+        // these containers either committed before (and is matched) or waits for us.
         const scannedImageIds = await imagesRunBy(tx, cluster.account_id, containerImages);
         // Sequential: one transaction runs one statement at a time.
         const pushedKinds = [...new Set(objects.map((object) => object.kind))];

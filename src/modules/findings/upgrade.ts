@@ -27,11 +27,11 @@ export async function evaluateImagesAfterUpgrade(db: Database, applied: readonly
   );
   for (const row of rows) {
     const cluster = { accountId: row.account_id, clusterId: row.cluster_id };
-    // One transaction per cluster, under the locks of a Kubernetes push (scans, then cluster), so
-    // a push or scan arriving meanwhile waits rather than evaluating the same images.
+    // One transaction per cluster, under the locks of a Kubernetes push, in its order (cluster,
+    // then scans), so a push or scan arriving meanwhile waits rather than evaluating the same images.
     await db.transaction(async (tx) => {
-      await lockScans(tx, cluster.accountId);
       await lockCluster(tx, cluster);
+      await lockScans(tx, cluster.accountId);
       await findings.evaluateVulnerabilities(tx, cluster, new Date());
     });
   }

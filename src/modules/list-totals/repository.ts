@@ -1,7 +1,8 @@
 /**
- * The totals of the unfiltered lists, kept per account by the tables' triggers (migration 0022,
- * docs/performance.md "Fix 12"; the runtime lists per cluster by migration 0028, "Fix 16d"; the
- * packages of one severity by 0048, "Fix 26"). A list with no filter (`Where.filtered` is false)
+ * The totals of the unfiltered lists, kept by the tables' triggers: the packages' per account
+ * (migration 0022, docs/performance.md "Fix 12"; of one severity by 0048, "Fix 26"), those of the
+ * lists a Kubernetes push writes per cluster (0050, "Fix 40"), the runtime lists' per cluster
+ * (0028, "Fix 16d"). A list with no filter (`Where.filtered` is false)
  * reads its total here instead of counting the account's rows; a filtered list still counts the
  * range of its filter, unless its filter is one of those kept. The page and its total
  * are read together: one round trip on PostgreSQL (db/database.ts, `queryAll`).
@@ -20,26 +21,32 @@ import type { Where } from '../resources/where.js';
 export type KeptTotalValue = (where: Where) => string;
 
 /**
- * The lists kept; `cluster_resources_live` counts the latest, undeleted versions, and
- * `vulnerability_packages_<severity>` the packages with a vulnerability of that severity (migration
- * 0048).
+ * The lists kept per cluster (migration 0050): written by Kubernetes pushes, each under its
+ * cluster's lock. `cluster_resources_live` counts the latest, undeleted versions.
  */
-export type KeptList =
-  | 'inventory_containers'
-  | 'cluster_resources_live'
-  | 'vulnerability_packages'
-  | `vulnerability_packages_${Severity}`
-  | 'identities';
+const CLUSTER_LISTS = new Set(['inventory_containers', 'cluster_resources_live', 'identities'] as const);
+type KeptClusterList = typeof CLUSTER_LISTS extends Set<infer List> ? List : never;
+
+/**
+ * The lists kept; `vulnerability_packages_<severity>` counts the packages with a vulnerability of
+ * that severity (migration 0048). The packages' totals are kept per account: scan pushes write
+ * them under the account's scan lock.
+ */
+export type KeptList = KeptClusterList | 'vulnerability_packages' | `vulnerability_packages_${Severity}`;
+
+/** The select of a kept total, its account and list parameters written as its statement numbers them. */
+function keptTotalSelect(list: KeptList, account: string, name: string): string {
+  return (CLUSTER_LISTS as Set<string>).has(list)
+    ? `select sum(total) as total from cluster_list_totals where account_id = ${account} and list = ${name}`
+    : `select total from list_totals where account_id = ${account} and list = ${name}`;
+}
 
 /** The runtime lists, kept per cluster (migration 0028): their rows are written under a cluster's lock. */
 export type KeptRuntimeList = 'runtime_http_observations' | 'runtime_baselines' | 'runtime_insights';
 
 /** The kept total of a list; no row yet means nothing was ever written to it for this account: 0. */
 export function keptTotal(accountId: string, list: KeptList): Statement {
-  return {
-    sql: 'select total from list_totals where account_id = $1 and list = $2',
-    params: [accountId, list],
-  };
+  return { sql: keptTotalSelect(list, '$1', '$2'), params: [accountId, list] };
 }
 
 /** The sum of the account's cluster rows; none means nothing was ever written: 0. */
@@ -56,8 +63,7 @@ export function keptRuntimeTotal(accountId: string, list: KeptRuntimeList): Stat
  * unused parameter has no type PostgreSQL could infer. Null when nothing was ever written: 0.
  */
 export function keptTotalOf(accountId: string, list: KeptList): KeptTotalValue {
-  return (where) =>
-    `select total from list_totals where account_id = ${where.next(accountId)} and list = ${where.next(list)}`;
+  return (where) => keptTotalSelect(list, where.next(accountId), where.next(list));
 }
 
 /** As keptTotalOf, for a runtime list: the sum of its clusters' totals. */

@@ -22,8 +22,9 @@ export interface StoredImage {
 /**
  * Serialises scan ingestion per account: the derived package and CVE rows are shared by every
  * image of the account, so two scans recomputing them at once would each miss the other's facts.
- * Kubernetes pushes take it too, before their cluster lock (clusters/ingest-service.ts), as
- * they recompute the CVE rows' usage (usage-listener.ts). Reads are not blocked.
+ * Kubernetes pushes take it too, after their cluster lock and their cluster's own rows
+ * (clusters/ingest-service.ts), as they recompute the CVE rows' usage (usage-listener.ts) and the
+ * findings of the images they start or stop. Reads are not blocked.
  */
 export async function lockScans(tx: Executor, accountId: string) {
   await tx.query(`select pg_advisory_xact_lock(hashtextextended('posture.vulnerability-scans.' || $1, 0))`, [
