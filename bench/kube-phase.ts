@@ -5,8 +5,7 @@
  * account's clusters through the HTTP endpoint in Lists of 2,000 objects, as bench/seed.ts does.
  * It prints objects/s and the CPU ms per object of the server and of PostgreSQL, so a change can
  * be measured in alternating rounds against a copy of the previous build (docs/performance.md,
- * "Fix 10"), and the server's peak resident set after each push
- * (which pushes raise it: "Fix 27").
+ * "Fix 10"), and the server's peak resident set after each push (which pushes raise it: "Fix 27").
  *
  *   DATABASE_URL=postgres://posture:posture@127.0.0.1:5432/posture \
  *     npx tsx bench/kube-phase.ts prepare posture_kube_tpl [size]
