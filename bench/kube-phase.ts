@@ -22,7 +22,7 @@
  * Both start `dist/server.js` unless told another build: `npm run build:server` first. The
  * template's credentials are kept in /tmp/<template>.json. Not a test.
  */
-import { clusterLists, prepareTemplate, replayCommand, runOnClone } from './phase-replay.js';
+import { prepareTemplate, pushClusters, replayCommand, runOnClone } from './phase-replay.js';
 import { memoryOf } from './server-process.js';
 import { SIZES, type SizeName } from './sizes.js';
 
@@ -38,30 +38,20 @@ if (command === 'prepare') {
     const clusters = clustersAt >= 0 ? Number(rest[clustersAt + 1]) : size.clusters;
     const pushesAt = rest.indexOf('--pushes');
     const maxPushes = pushesAt >= 0 ? Number(rest[pushesAt + 1]) : Number.POSITIVE_INFINITY;
-    const account = `/accounts/${state.accountId}`;
     let objects = 0;
     const perPush: number[] = [];
     // The server's peak resident set after each push: which pushes raise it.
     const peakAfterPush: number[] = [];
-    const created: { id: string; name: string }[] = [];
-    for (let c = 0; c < clusters; c++) {
-      created.push(
-        await client.post<{ id: string; name: string }>(`${account}/clusters`, { name: `prod-${c}` }),
-      );
-    }
-    const pushCluster = async (cluster: { id: string; name: string }) => {
-      const ingest = `${account}/clusters/${cluster.id}/ingest/kubernetes`;
-      for (const list of clusterLists(size, cluster.name).slice(0, maxPushes)) {
-        const pushStart = performance.now();
-        await client.push(ingest, JSON.stringify(list));
-        perPush.push(Math.round(performance.now() - pushStart));
+    await pushClusters(client, state.accountId, size, {
+      clusters,
+      maxPushes,
+      sequential: rest.includes('--sequential'),
+      pushed: (items, ms) => {
+        perPush.push(Math.round(ms));
         peakAfterPush.push(memoryOf(serverPid).hwm_mib);
-        objects += (list.items as unknown[]).length;
-      }
-    };
-    // One agent per cluster, all at once as in the suite (bench/seed.ts), or one cluster after the other.
-    if (rest.includes('--sequential')) for (const cluster of created) await pushCluster(cluster);
-    else await Promise.all(created.map(pushCluster));
+        objects += items;
+      },
+    });
     return {
       unit: 'objects',
       items: objects,

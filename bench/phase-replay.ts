@@ -23,13 +23,55 @@ import { cpuMsOf, memoryOf } from './server-process.js';
 import { type DatasetSize, SIZES, type SizeName, tenth } from './sizes.js';
 
 /** A measured cluster's Kubernetes objects as the suite pushes them: Lists of 2,000, pod versions last. */
-export function clusterLists(size: DatasetSize, clusterName: string) {
+function clusterLists(size: DatasetSize, clusterName: string) {
   return [
     ...asLists(clusterObjects(size.cluster, size.images, clusterName), 2000),
     ...Array.from({ length: size.cluster.podVersions - 1 }, (_, v) =>
       asLists(podsVersion(size.cluster, size.images, clusterName, v + 2), 2000),
     ).flat(),
   ];
+}
+
+export interface ClusterPushes {
+  /** clusters to create and push (default: the size's) */
+  clusters?: number;
+  /** only the first n Lists of each cluster */
+  maxPushes?: number;
+  /** one cluster after the other instead of one agent per cluster at once */
+  sequential?: boolean;
+  /** told of each push once it is answered: its objects and how long it took */
+  pushed?: (objects: number, ms: number) => void;
+}
+
+/**
+ * Creates the measured account's clusters (`prod-0`, `prod-1`, ...) and pushes each its Lists, as
+ * populateAccount does: one agent per cluster, all at once, each pushing its Lists one after the
+ * other (or, with `sequential`, one cluster after the other). Returns the clusters in order.
+ */
+export async function pushClusters(
+  client: ApiClient,
+  accountId: string,
+  size: DatasetSize,
+  { clusters = size.clusters, maxPushes, sequential = false, pushed }: ClusterPushes = {},
+): Promise<{ id: string; name: string }[]> {
+  const account = `/accounts/${accountId}`;
+  const created: { id: string; name: string }[] = [];
+  for (let c = 0; c < clusters; c++) {
+    created.push(
+      await client.post<{ id: string; name: string }>(`${account}/clusters`, { name: `prod-${c}` }),
+    );
+  }
+  const pushCluster = async (cluster: { id: string; name: string }) => {
+    const ingest = `${account}/clusters/${cluster.id}/ingest/kubernetes`;
+    for (const list of clusterLists(size, cluster.name).slice(0, maxPushes)) {
+      const started = performance.now();
+      await client.push(ingest, JSON.stringify(list));
+      pushed?.((list.items as unknown[]).length, performance.now() - started);
+    }
+  };
+  if (sequential) for (const cluster of created) await pushCluster(cluster);
+  else await Promise.all(created.map(pushCluster));
+  return created;
 }
 
 /**
@@ -41,18 +83,9 @@ export async function pushMeasuredClusters(
   credentials: Credentials,
   size: DatasetSize,
 ): Promise<{ clusterId: string }> {
-  const account = `/accounts/${credentials.accountId}`;
-  const clusterIds: string[] = [];
-  for (let c = 0; c < size.clusters; c++) {
-    const cluster = await client.post<{ id: string; name: string }>(`${account}/clusters`, {
-      name: `prod-${c}`,
-    });
-    clusterIds.push(cluster.id);
-    const ingest = `${account}/clusters/${cluster.id}/ingest/kubernetes`;
-    for (const list of clusterLists(size, cluster.name)) await client.push(ingest, JSON.stringify(list));
-    console.log(`cluster ${c} pushed`);
-  }
-  return { clusterId: clusterIds[0]! };
+  const [first] = await pushClusters(client, credentials.accountId, size);
+  console.log(`${size.clusters} clusters pushed`);
+  return { clusterId: first!.id };
 }
 
 /** What `run` knows of the template: its size, the measured account and its key, and the phase's own. */

@@ -24,8 +24,8 @@ export type KeptTotalValue = (where: Where) => string;
  * The lists kept per cluster (migration 0050): written by Kubernetes pushes, each under its
  * cluster's lock. `cluster_resources_live` counts the latest, undeleted versions.
  */
-const CLUSTER_LISTS = new Set(['inventory_containers', 'cluster_resources_live', 'identities'] as const);
-type KeptClusterList = typeof CLUSTER_LISTS extends Set<infer List> ? List : never;
+const CLUSTER_LISTS = ['inventory_containers', 'cluster_resources_live', 'identities'] as const;
+type KeptClusterList = (typeof CLUSTER_LISTS)[number];
 
 /**
  * The lists kept; `vulnerability_packages_<severity>` counts the packages with a vulnerability of
@@ -36,7 +36,7 @@ export type KeptList = KeptClusterList | 'vulnerability_packages' | `vulnerabili
 
 /** The select of a kept total, its account and list parameters written as its statement numbers them. */
 function keptTotalSelect(list: KeptList, account: string, name: string): string {
-  return (CLUSTER_LISTS as Set<string>).has(list)
+  return (CLUSTER_LISTS as readonly string[]).includes(list)
     ? `select sum(total) as total from cluster_list_totals where account_id = ${account} and list = ${name}`
     : `select total from list_totals where account_id = ${account} and list = ${name}`;
 }
