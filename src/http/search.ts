@@ -28,12 +28,13 @@ export function trigramSearchable(q: string): boolean {
  * A table whose `q` goes through a trigram index over a stored search text (migrations 0015 and
  * 0029 for inventory containers, 0042 for packages), by an owner's function (SECURITY DEFINER, so
  * row-level security does not keep the planner from the index) that applies the account and the
- * caller's scope itself and returns the matching rows whole (migration 0044).
+ * caller's scope itself and returns the matching rows (migration 0044): whole for packages, the
+ * columns the page filters and sorts by for containers (0051).
  */
 export interface TrigramSearch {
   table: 'inventory_containers' | 'vulnerability_packages';
-  /** returns the matching rows whole: what a page sorts, without reading each match back */
-  rows: 'inventory_containers_search' | 'vulnerability_packages_search';
+  /** returns what a page filters and sorts the matches by, without reading each match back */
+  rows: 'inventory_containers_search_keys' | 'vulnerability_packages_search';
   /** the filter clause matching the ILIKE pattern bound as `param` field by field */
   fieldByField: (param: string) => string;
 }

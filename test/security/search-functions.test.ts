@@ -1,7 +1,7 @@
 /**
  * The `q` searches that run as SECURITY DEFINER functions of the owner, so that row-level security
- * does not keep the planner from their trigram indexes (migrations 0015, 0042 and 0044): each applies
- * the policies' rule itself. On PostgreSQL the application's role finds only its scope's accounts;
+ * does not keep the planner from their trigram indexes (migrations 0015, 0042, 0044 and 0051): each
+ * applies the policies' rule itself. On PostgreSQL the application's role finds only its scope's accounts;
  * PGlite runs as its superuser, whom no policy binds, and finds every account, as its tables do.
  */
 import assert from 'node:assert/strict';
@@ -33,10 +33,12 @@ const insertPackage = (database: TestDatabase, accountId: string) =>
     [accountId, randomUUID()],
   );
 
-// Each table's ids function, and the same search returning the rows whole for a page (0044).
+// Each table's ids function, the same search returning the rows whole for a page (0044), and the
+// containers' returning the columns a page filters and sorts by (0051).
 const SEARCH_FUNCTIONS: SearchFunction[] = [
   { name: 'inventory_containers_matching', insert: insertContainer },
   { name: 'inventory_containers_search', insert: insertContainer },
+  { name: 'inventory_containers_search_keys', insert: insertContainer },
   { name: 'vulnerability_packages_matching', insert: insertPackage },
   { name: 'vulnerability_packages_search', insert: insertPackage },
 ];

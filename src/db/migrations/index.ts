@@ -41,6 +41,7 @@ import { containerNamespaceNameIndex } from './0047-container-namespace-name-ind
 import { packageSeverityTotals } from './0048-package-severity-totals.js';
 import { openSessions } from './0049-open-sessions.js';
 import { clusterListTotals } from './0050-cluster-list-totals.js';
+import { searchFunctions } from './0051-search-functions.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -86,4 +87,5 @@ export const migrations: readonly Migration[] = [
   packageSeverityTotals,
   openSessions,
   clusterListTotals,
+  searchFunctions,
 ];

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createCluster, type KubeJson } from '../../../test/ingest/sample.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../../../test/support/harness.js';
+import { CONTAINER_FILTER_KEYS, CONTAINER_SORT_FIELDS } from './schemas.js';
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -232,5 +233,60 @@ describe('inventory containers: q through the trigram index', () => {
     });
     assert.equal(theirs.body.total_count, 1);
     assert.notEqual(theirs.body.entries[0].cluster_id, prod.id);
+  });
+});
+
+describe('inventory containers: q returns the columns its page filters and sorts by (migration 0051)', () => {
+  test("the search's key type holds every filter key and sort field, with the table's type and collation", async () => {
+    const columns = async (relation: string) =>
+      (
+        await t.db.query<{ attname: string; type: string; collation: string }>(
+          `select attname, atttypid::regtype::text as type, attcollation::regcollation::text as collation
+             from pg_attribute where attrelid = $1::regclass and attnum > 0 and not attisdropped`,
+          [relation],
+        )
+      ).rows;
+    const table = new Map((await columns('inventory_containers')).map((c) => [c.attname, c]));
+    const keys = await columns('inventory_container_search_key');
+    for (const key of keys) assert.deepEqual(key, table.get(key.attname), key.attname);
+    const names = new Set(keys.map((key) => key.attname));
+    for (const field of ['account_id', 'id', ...CONTAINER_FILTER_KEYS, ...CONTAINER_SORT_FIELDS]) {
+      assert.ok(names.has(field), `${field} is not returned by the search`);
+    }
+  });
+
+  test('a searched page filters by each filter key and sorts by each sort field as the list does', async () => {
+    const tokenRows = (await list('?limit=1000&sort=name:asc')).entries.filter((c: KubeJson) =>
+      SEARCHED.some((field) => c[field].includes('ZqTok')),
+    );
+    assert.equal(tokenRows.length, SEARCHED.length);
+    const first = tokenRows.find((c: KubeJson) => c.name === 'pre-ZqTok0W-post');
+    let filtered = 0;
+    for (const key of CONTAINER_FILTER_KEYS) {
+      if (first[key] === '') continue;
+      const page = await list(`?limit=1000&q=zqtok0w&filters=${encodeURIComponent(`${key}:${first[key]}`)}`);
+      assert.deepEqual(
+        page.entries.map((c: KubeJson) => c.id),
+        [first.id],
+        key,
+      );
+      filtered++;
+    }
+    assert.ok(filtered >= CONTAINER_FILTER_KEYS.length - 2, 'at most the two empty fields skipped');
+    const tokenIds = new Set(tokenRows.map((c: KubeJson) => c.id));
+    for (const field of CONTAINER_SORT_FIELDS) {
+      for (const direction of ['asc', 'desc']) {
+        const sort = `sort=${field}:${direction}`;
+        const expected = (await list(`?limit=1000&${sort}`)).entries
+          .map((c: KubeJson) => c.id)
+          .filter((id: string) => tokenIds.has(id));
+        const searched = await list(`?limit=1000&q=zqtok&${sort}`);
+        assert.deepEqual(
+          searched.entries.map((c: KubeJson) => c.id),
+          expected,
+          sort,
+        );
+      }
+    }
   });
 });

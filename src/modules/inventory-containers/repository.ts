@@ -55,11 +55,12 @@ const SORT_COLUMNS = Object.fromEntries(
 
 /**
  * `q` matches when one of the searched fields contains it: through the trigram index, the page
- * sorts the search function's rows (search.ts).
+ * sorts the search function's rows (search.ts), which hold the key, every filter key and every
+ * sort field (migration 0051).
  */
 const SEARCH: TrigramSearch = {
   table: 'inventory_containers',
-  rows: 'inventory_containers_search',
+  rows: 'inventory_containers_search_keys',
   // collate "default": the case folding of the indexed path (most of these columns are "C")
   fieldByField: (param) =>
     `(${CONTAINER_SEARCH_FIELDS.map((field) => `(c.${field} collate "default") ilike ${param}`).join(' or ')})`,
