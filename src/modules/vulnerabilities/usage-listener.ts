@@ -11,9 +11,9 @@ import { refreshCveUsageOfImages, refreshImageWorkloads } from './usage-store.js
 
 export async function refreshCveUsageOnPush(tx: Executor, push: AppliedKubernetesPush): Promise<void> {
   if (push.scannedImageIds.length === 0) return;
-  // The Kubernetes ingest service matched the images under this lock, taken before its cluster
-  // lock (the lock order); taking it again is a no-op there and keeps the rewrite below under it
-  // for any other caller.
+  // The Kubernetes ingest service matched the images under this lock, taken after its cluster
+  // lock (the lock order, docs/vulnerabilities-api.md); taking it again is a no-op there and keeps
+  // the rewrite below under it for any other caller.
   await lockScans(tx, push.accountId);
   const changed = await refreshImageWorkloads(tx, push.accountId, push.scannedImageIds);
   await refreshCveUsageOfImages(tx, push.accountId, changed);
