@@ -62,7 +62,7 @@ create or replace function ${name}(p_account uuid, p_pattern text)
  *   `q=svc-2`, 28,912 candidates for 9,776 matches. A sub-select is computed once, before the
  *   scan, and still serves as the index condition.
  * - A function in FROM hands its rows over in a tuplestore, which spills to a temporary file past
- *   work_mem. `inventory_containers_search` returned whole rows, 745 bytes each in the suite's
+ *   work_mem. `inventory_containers_search` returned whole rows, 698 bytes each in the suite's
  *   medium account, of which the page's key select reads at most these eighteen columns (405
  *   bytes): the stored search text alone is 163, and the image reference, the pod's owner, the
  *   runtime and the resource version are never filtered or sorted on.
