@@ -6,27 +6,26 @@ import type { Migration } from '../migrator.js';
  * of the list (modules/inventory-containers/schemas.ts), each with the table's type and collation
  * (the list's sorts rely on the collation; a test checks all three against the table).
  */
-const CONTAINER_KEY_COLUMNS = `
-  account_id uuid,
-  id uuid,
-  cluster_id uuid,
-  cluster_name text collate "C",
-  container_id text collate "C",
-  name text collate "C",
-  image_digest text collate "C",
-  image_name text collate "C",
-  image_repo text collate "C",
-  image_tag text collate "C",
-  owner_id text,
-  owner_kind text collate "C",
-  owner_name text collate "C",
-  owner_namespace text collate "C",
-  owner_uid text,
-  pod_name text,
-  pod_uid text,
-  created_at timestamptz`;
-
-const containerKeyNames = CONTAINER_KEY_COLUMNS.split(',').map((column) => column.trim().split(' ')[0]);
+const CONTAINER_KEY_COLUMNS: readonly (readonly [name: string, type: string])[] = [
+  ['account_id', 'uuid'],
+  ['id', 'uuid'],
+  ['cluster_id', 'uuid'],
+  ['cluster_name', 'text collate "C"'],
+  ['container_id', 'text collate "C"'],
+  ['name', 'text collate "C"'],
+  ['image_digest', 'text collate "C"'],
+  ['image_name', 'text collate "C"'],
+  ['image_repo', 'text collate "C"'],
+  ['image_tag', 'text collate "C"'],
+  ['owner_id', 'text'],
+  ['owner_kind', 'text collate "C"'],
+  ['owner_name', 'text collate "C"'],
+  ['owner_namespace', 'text collate "C"'],
+  ['owner_uid', 'text'],
+  ['pod_name', 'text'],
+  ['pod_uid', 'text'],
+  ['created_at', 'timestamptz'],
+];
 
 /**
  * The account's rows of `table` whose stored search text contains p_pattern (an ILIKE pattern),
@@ -74,12 +73,13 @@ create or replace function ${name}(p_account uuid, p_pattern text)
 export const searchFunctions: Migration = {
   id: '0051-search-functions',
   sql: `
-create type inventory_container_search_key as (${CONTAINER_KEY_COLUMNS}
+create type inventory_container_search_key as (
+${CONTAINER_KEY_COLUMNS.map(([name, type]) => `  ${name} ${type}`).join(',\n')}
 );
 ${searchFunction(
   'inventory_containers_search_keys',
   'setof inventory_container_search_key',
   'inventory_containers',
-  containerKeyNames.map((column) => `t.${column}`).join(', '),
+  CONTAINER_KEY_COLUMNS.map(([name]) => `t.${name}`).join(', '),
 )}${searchFunction('vulnerability_packages_search', 'setof vulnerability_packages', 'vulnerability_packages', 't.*')}`,
 };
