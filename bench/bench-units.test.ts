@@ -1,9 +1,11 @@
 /**
- * The benchmark's pure parts: the size a tenth of, and the verdicts of the tables.
+ * The benchmark's pure parts: the size a tenth of, the verdicts of the tables, and windows of load
+ * merged into one figure.
  * Part of `npm test`; the suite as a whole runs in CI through the smoke run.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { mergeWindows, turnsOf } from './load/windows.js';
 import type { CaseResult } from './load-phase.js';
 import { listPass, memoryTable, p99Growth } from './report.js';
 import { SIZES, tenth } from './sizes.js';
@@ -31,6 +33,7 @@ const result = (name: string, p99: number, rps: number, ok = 10, tps?: number): 
     non2xx: 0,
     errors: 0,
     timeouts: 0,
+    seconds: 1,
     rps,
     p50_ms: p99,
     p90_ms: p99,
@@ -76,5 +79,27 @@ describe('verdicts', () => {
       '| after ingestion (peak during it) | 185 | 198 | - | - |',
       '| a | 180 | 196 | 60 / 100 | 4.5 |',
     ]);
+  });
+});
+
+describe('windows in turns', () => {
+  test('a case is split into turns of about two whole seconds', () => {
+    assert.deepEqual(turnsOf(10), { turns: 5, seconds: 2 });
+    assert.deepEqual(turnsOf(5), { turns: 3, seconds: 2 });
+    assert.deepEqual(turnsOf(3), { turns: 2, seconds: 2 });
+    assert.deepEqual(turnsOf(0.3), { turns: 1, seconds: 0.3 });
+  });
+
+  test('merged windows add their counts, rate over their time together, and keep the worst latency', () => {
+    const fast = { ...result('a', 2, 1000, 2000).server, seconds: 2, p50_ms: 1, mb_per_s: 4 };
+    const slow = { ...result('a', 9, 500, 1000).server, seconds: 2, p50_ms: 3, mb_per_s: 2, errors: 1 };
+    const merged = mergeWindows([fast, slow]);
+    assert.equal(merged.ok, 3000);
+    assert.equal(merged.errors, 1);
+    assert.equal(merged.seconds, 4);
+    assert.equal(merged.rps, 750);
+    assert.equal(merged.p50_ms, 3);
+    assert.equal(merged.p99_ms, 9);
+    assert.equal(merged.mb_per_s, 3);
   });
 });

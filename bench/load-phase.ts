@@ -1,13 +1,15 @@
 /**
  * Runs every load case against the server, each beside its ceilings in the same run: the bare
  * HTTP server answering the same bytes (tiny response and every page 1), and pgbench running the
- * case's captured SQL (PostgreSQL). The server's resident set is sampled throughout.
+ * case's captured SQL (PostgreSQL). The tiny response and its bare server take turns in short
+ * windows (load/windows.ts). The server's resident set is sampled throughout.
  */
 import type { LoadCase } from './cases.js';
 import type { BareHttpCeiling } from './ceilings/bare-http-client.js';
 import { type PgbenchResult, pgbench } from './ceilings/pgbench.js';
 import { inline, type SqlRecorder } from './ceilings/sql-capture.js';
 import type { Helper, LoadRequest, LoadSummary } from './load/protocol.js';
+import { mergeWindows, turnsOf } from './load/windows.js';
 import { heapOf, type MemoryWindow, RssSampler } from './server-memory.js';
 import { cpuMsOf, memoryOf } from './server-process.js';
 
@@ -26,6 +28,8 @@ export interface CaseResult {
   /** the server's resident set over the case, and its heap at the end (server-memory.ts) */
   memory?: MemoryWindow;
   http_ceiling?: LoadSummary & { cpu_ms_per_req: number };
+  /** windows the server and its bare ceiling took in turns, each side's figures merged (windows.ts) */
+  turns?: number;
   db_ceiling?: PgbenchResult & { statements: number };
   /** EXPLAIN ANALYZE of the count and page queries (PostgreSQL) */
   plan?: string;
@@ -46,6 +50,25 @@ export interface LoadPhaseOptions {
 }
 
 const LIST_KINDS = new Set<LoadCase['kind']>(['page1', 'deep', 'filter', 'sort', 'q']);
+
+/** One run of the load, and the CPU milliseconds the loaded process spent over it. */
+interface Window {
+  summary: LoadSummary;
+  cpuMs: number;
+}
+
+async function timedRun(load: Helper, request: LoadRequest, pid: number): Promise<Window> {
+  const cpuBefore = cpuMsOf(pid);
+  const { summary } = await load.ask<{ summary: LoadSummary }>(request);
+  return { summary, cpuMs: cpuMsOf(pid) - cpuBefore };
+}
+
+/** Windows of one process as one summary, and its CPU per request over all of them. */
+function merged(windows: Window[]) {
+  const summary = mergeWindows(windows.map((w) => w.summary));
+  const cpuMs = windows.reduce((total, w) => total + w.cpuMs, 0);
+  return { summary, cpuPerRequest: cpuMs / Math.max(1, summary.requests) };
+}
 
 export async function runLoadPhase(cases: LoadCase[], options: LoadPhaseOptions) {
   const sampler = new RssSampler(options.serverPid);
@@ -85,10 +108,30 @@ export async function runLoadPhase(cases: LoadCase[], options: LoadPhaseOptions)
           });
         }
       };
+      const bare =
+        options.bare && (loadCase.kind === 'tiny' || loadCase.kind === 'page1') ? options.bare : undefined;
+      const bareUrl = bare
+        ? await bare.serve(body, probe.headers.get('content-type') ?? 'application/json')
+        : undefined;
       await warmUp(request.url);
-      const cpuBefore = cpuMsOf(options.serverPid);
-      const server = (await options.load.ask<{ summary: LoadSummary }>(request)).summary;
-      const cpuPerRequest = (cpuMsOf(options.serverPid) - cpuBefore) / Math.max(1, server.requests);
+      if (bare && bareUrl) await warmUp(bareUrl);
+      // The tiny case's target is its share of the bare server's rate, so the two take turns and
+      // see the same machine; a page 1's bare figure is context only, measured once after it.
+      const turns =
+        bare && loadCase.kind === 'tiny' ? turnsOf(options.seconds) : { turns: 1, seconds: options.seconds };
+      const serverWindows: Window[] = [];
+      const bareWindows: Window[] = [];
+      for (let turn = 0; turn < turns.turns; turn++) {
+        serverWindows.push(
+          await timedRun(options.load, { ...request, seconds: turns.seconds }, options.serverPid),
+        );
+        if (bare && bareUrl) {
+          bareWindows.push(
+            await timedRun(options.load, { ...request, url: bareUrl, seconds: turns.seconds }, bare.pid),
+          );
+        }
+      }
+      const server = merged(serverWindows);
       const memory = await sampler.closeWindow(options.baseUrl);
       const result: CaseResult = {
         name: loadCase.name,
@@ -96,17 +139,17 @@ export async function runLoadPhase(cases: LoadCase[], options: LoadPhaseOptions)
         kind: loadCase.kind,
         path: loadCase.path,
         response_bytes: Buffer.byteLength(body),
-        server,
-        server_cpu_ms_per_req: Math.round(cpuPerRequest * 100) / 100,
+        server: server.summary,
+        server_cpu_ms_per_req: Math.round(server.cpuPerRequest * 100) / 100,
         memory,
+        ...(turns.turns > 1 ? { turns: turns.turns } : {}),
       };
-      if (options.bare && (loadCase.kind === 'tiny' || loadCase.kind === 'page1')) {
-        const url = await options.bare.serve(body, probe.headers.get('content-type') ?? 'application/json');
-        await warmUp(url);
-        const bareBefore = cpuMsOf(options.bare.pid);
-        const summary = (await options.load.ask<{ summary: LoadSummary }>({ ...request, url })).summary;
-        const barePerRequest = (cpuMsOf(options.bare.pid) - bareBefore) / Math.max(1, summary.requests);
-        result.http_ceiling = { ...summary, cpu_ms_per_req: Math.round(barePerRequest * 1000) / 1000 };
+      if (bareWindows.length > 0) {
+        const ceiling = merged(bareWindows);
+        result.http_ceiling = {
+          ...ceiling.summary,
+          cpu_ms_per_req: Math.round(ceiling.cpuPerRequest * 1000) / 1000,
+        };
       }
       if (options.sql && LIST_KINDS.has(loadCase.kind)) {
         const statements = (await options.sql.recorder.capture(loadCase, options.authorization)).map(inline);

@@ -20,6 +20,8 @@ export interface LoadSummary {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** how long the load ran (autocannon's own measure) */
+  seconds: number;
   /** successful requests per second */
   rps: number;
   p50_ms: number;

@@ -23,6 +23,7 @@ process.on('message', async (request: LoadRequest) => {
       non2xx: result.non2xx,
       errors: result.errors,
       timeouts: result.timeouts,
+      seconds: result.duration,
       rps: Math.round((ok / Math.max(result.duration, 0.001)) * 10) / 10,
       p50_ms: result.latency.p50,
       p90_ms: result.latency.p90,
