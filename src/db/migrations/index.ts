@@ -42,6 +42,7 @@ import { packageSeverityTotals } from './0048-package-severity-totals.js';
 import { openSessions } from './0049-open-sessions.js';
 import { clusterListTotals } from './0050-cluster-list-totals.js';
 import { searchFunctions } from './0051-search-functions.js';
+import { identityNameNamespaceIndex } from './0052-identity-name-namespace-index.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -88,4 +89,5 @@ export const migrations: readonly Migration[] = [
   openSessions,
   clusterListTotals,
   searchFunctions,
+  identityNameNamespaceIndex,
 ];
