@@ -108,13 +108,16 @@ export async function runLoadPhase(cases: LoadCase[], options: LoadPhaseOptions)
           });
         }
       };
+      // The bare server answering this case's bytes, for the cases measured beside it.
       const bare =
-        options.bare && (loadCase.kind === 'tiny' || loadCase.kind === 'page1') ? options.bare : undefined;
-      const bareUrl = bare
-        ? await bare.serve(body, probe.headers.get('content-type') ?? 'application/json')
-        : undefined;
+        options.bare && (loadCase.kind === 'tiny' || loadCase.kind === 'page1')
+          ? {
+              pid: options.bare.pid,
+              url: await options.bare.serve(body, probe.headers.get('content-type') ?? 'application/json'),
+            }
+          : undefined;
       await warmUp(request.url);
-      if (bare && bareUrl) await warmUp(bareUrl);
+      if (bare) await warmUp(bare.url);
       // The tiny case's target is its share of the bare server's rate, so the two take turns and
       // see the same machine; a page 1's bare figure is context only, measured once after it.
       const turns =
@@ -125,9 +128,9 @@ export async function runLoadPhase(cases: LoadCase[], options: LoadPhaseOptions)
         serverWindows.push(
           await timedRun(options.load, { ...request, seconds: turns.seconds }, options.serverPid),
         );
-        if (bare && bareUrl) {
+        if (bare) {
           bareWindows.push(
-            await timedRun(options.load, { ...request, url: bareUrl, seconds: turns.seconds }, bare.pid),
+            await timedRun(options.load, { ...request, url: bare.url, seconds: turns.seconds }, bare.pid),
           );
         }
       }
