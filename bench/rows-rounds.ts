@@ -13,6 +13,9 @@
  *                                server's CPU ms per request (per 1,000 rows for the export),
  *                                the PostgreSQL backends' CPU, and the server's peak RSS; a dist
  *                                may carry node flags after `::` (kept-database.ts startBuild)
+ *   adopt <db>                   writes /tmp/<db>.json for a store kept by `npm run bench -- --keep`
+ *                                (its tenants as bench/seed.ts names them): a new key of each
+ *                                tenant's user, and the measured account's first cluster by name
  *   bodies <db> <dist> <dir>     saves every list case's body (and the CSV) to <dir>, to compare
  *   drop <db>
  *
@@ -23,13 +26,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
+import { createTenancyService } from '../src/modules/tenancy/service.js';
 import { ApiClient } from './api-client.js';
 import { backendCpu } from './backend-cpu.js';
 import { buildCases } from './cases.js';
 import { newlinesIn } from './export.js';
 import { admin, databaseUrl, keptStore, startBuild } from './kept-database.js';
 import { bootstrapTenants, type Credentials, populateAccount } from './seed.js';
-import { cpuMsOf, memoryOf } from './server-process.js';
+import { BENCH_SECRET, cpuMsOf, memoryOf } from './server-process.js';
 import { SIZES, tenth } from './sizes.js';
 
 const noBar = { increment() {}, start() {}, stop() {} } as never;
@@ -264,6 +268,58 @@ async function bodies(name: string, dist: string, dir: string) {
   }
 }
 
+/** A kept bench store's tenants and a new key for each, in the shape `seed` writes. */
+async function adopt(name: string) {
+  const db = await keptStore(name).open();
+  try {
+    const tenancy = createTenancyService({ db, pepper: BENCH_SECRET });
+    const one = async <T>(sql: string, params: unknown[]) => {
+      const { rows } = await db.query<T>(sql, params);
+      if (rows.length !== 1) throw new Error(`${name} is not a store of npm run bench: ${sql}`);
+      return rows[0]!;
+    };
+    const tenant = (tenantName: string) =>
+      one<{ tenant_id: string; user_id: string }>(
+        `select t.id as tenant_id, u.id as user_id from tenants t join users u on u.tenant_id = t.id
+          where t.name = $1 and u.name = 'bench'`,
+        [tenantName],
+      );
+    const account = (tenantId: string, accountName: string) =>
+      one<{ id: string }>('select id from accounts where tenant_id = $1 and name = $2', [
+        tenantId,
+        accountName,
+      ]);
+    const keyOf = async (owner: { tenant_id: string; user_id: string }) => {
+      const key = await tenancy.createAccessKey({
+        tenantId: owner.tenant_id,
+        userId: owner.user_id,
+        name: 'rows-rounds',
+        scope: 'tenant',
+        accountId: null,
+      });
+      return { id: key.access_key_id, secret: key.secret_key };
+    };
+    const measured = await tenant('bench-measured');
+    const other = await tenant('bench-other');
+    const accountId = (await account(measured.tenant_id, 'measured')).id;
+    const cluster = await one<{ id: string }>(
+      'select id from clusters where account_id = $1 order by name limit 1',
+      [accountId],
+    );
+    const credentials: Credentials = {
+      tenantId: measured.tenant_id,
+      accountId,
+      neighbourAccountId: (await account(measured.tenant_id, 'neighbour')).id,
+      key: await keyOf(measured),
+      otherTenant: { accountId: (await account(other.tenant_id, 'other')).id, key: await keyOf(other) },
+    };
+    writeFileSync(`/tmp/${name}.json`, JSON.stringify({ credentials, clusterId: cluster.id }, null, 2));
+    console.log(`wrote /tmp/${name}.json`);
+  } finally {
+    await db.close();
+  }
+}
+
 const [command, name, ...rest] = process.argv.slice(2);
 if (!name) throw new Error('usage: see the comment at the top');
 if (command === 'seed') await seed(name, (rest[0] as 'small' | 'medium') ?? 'medium');
@@ -273,5 +329,6 @@ else if (command === 'run')
     rest.filter((arg, i) => !arg.startsWith('--') && !rest[i - 1]?.startsWith('--')),
     rest,
   );
+else if (command === 'adopt') await adopt(name);
 else if (command === 'bodies') await bodies(name, rest[0]!, rest[1]!);
 else if (command === 'drop') await admin(`drop database if exists ${name} with (force)`);

@@ -1,9 +1,10 @@
 /**
  * The server keeps each identity's response bytes between identities pages (row-bytes-cache.ts),
- * by the version of everything its text is made from that may change: the identity's row and its
- * risks' rows (repository.ts, TEXT_VERSION). These tests change each behind the service's back, as
- * another server's ingestion or a migration would, and check that the page follows: every entry
- * must be what the single identity's route (#16, which reads its texts every time) answers.
+ * by the version of everything its text is made from that may change: the identity's row, which
+ * the recompute rewrites whenever it writes one of its risks (repository.ts, TEXT_VERSION;
+ * plan.ts). These tests change them behind the service's back, as another server's ingestion or
+ * a migration would, and check that the page follows: every entry must be what the single
+ * identity's route (#16, which reads its texts every time) answers.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -12,6 +13,7 @@ import { withSystemScope } from '../../src/db/scope.js';
 import type { Actor } from '../../src/http/actor.js';
 import { createRowBytesCache, type RowBytesCache } from '../../src/http/row-bytes-cache.js';
 import type { AccountService } from '../../src/modules/accounts/service.js';
+import { recomputeClusterIdentities } from '../../src/modules/identities/recompute.js';
 import { createIdentityService } from '../../src/modules/identities/service.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
 import { recordingDb } from '../support/recording-db.js';
@@ -19,11 +21,12 @@ import { pushSampleWithRbac } from './support.js';
 
 let t: TestApp;
 let tenant: TestTenant;
+let cluster: { id: string; name: string };
 
 before(async () => {
   t = await startTestApp();
   tenant = await createTenant(t);
-  await pushSampleWithRbac(t, tenant, 'prod');
+  cluster = await pushSampleWithRbac(t, tenant, 'prod');
 });
 after(() => t.close());
 
@@ -62,16 +65,20 @@ test('a page is served from the kept bytes, and follows every row an identity is
   assert.ok(risky, 'the sample has an identity with risks');
   const scope = [tenant.accountId, risky.id];
 
-  // A risk's detection time moves without the identity's row being rewritten.
-  await t.db.query(
-    `update identity_risks set last_detected_at = '2031-02-03T04:05:06Z'
-      where account_id = $1 and identity_id = $2 and id = $3`,
-    [...scope, risky.risks[0]!.id],
+  // Another server's recompute, a day later: every open risk is detected again, the identities
+  // are rewritten with them.
+  const later = new Date(Date.parse(risky.risks[0]!.last_detected_at) + 86_400_000);
+  await t.db.transaction((tx) =>
+    recomputeClusterIdentities(
+      tx,
+      { accountId: tenant.accountId, clusterId: cluster.id, clusterName: cluster.name },
+      later,
+    ),
   );
   let now = (await pageAgreeingWithDetail()).find((identity) => identity.id === risky.id)!;
   assert.equal(
     now.risks.find((risk) => risk.id === risky.risks[0]!.id)?.last_detected_at,
-    '2031-02-03T04:05:06.000Z',
+    later.toISOString(),
   );
 
   // The identity's own row.

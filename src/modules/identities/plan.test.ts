@@ -198,4 +198,24 @@ describe('planRecompute', () => {
       [],
     );
   });
+
+  test('an identity whose risks are written is written too, even when its times stay the same', () => {
+    const first = planRecompute(compute(objects, T1), new Map(), new Map(), context(T1));
+    const stored = apply(first, new Map(), new Map(), T1);
+    const api = first.upserts.find((upsert) => upsert.identity.name === 'api')!.identity;
+    // the same instant again: no detection moves; a risk stored without its text is written again
+    const again = planRecompute(compute(objects, T1), stored.identities, stored.risks, context(T1));
+    assert.deepEqual(again.touches, [], 'nothing of the identity or its risks changed');
+    const textless = new Map(stored.risks);
+    textless.set(
+      api.id,
+      stored.risks.get(api.id)!.map((risk) => ({ ...risk, text_cached: false })),
+    );
+    const plan = planRecompute(compute(objects, T1), stored.identities, textless, context(T1));
+    assert.deepEqual(
+      plan.riskUpserts.map((upsert) => upsert.risk.identity_id),
+      [api.id],
+    );
+    assert.deepEqual(plan.touches, [{ id: api.id, last_used_at: T1, last_detected_at: T1 }]);
+  });
 });

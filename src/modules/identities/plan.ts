@@ -142,6 +142,57 @@ const sameStatus = (stored: StoredIdentity, state: IdentityState) =>
   stored.resolved_reason === state.resolved_reason &&
   stored.deleted_at === state.deleted_at;
 
+/**
+ * Plans the writes of one computed identity's risks (new, reopened, changed, resolved) and says
+ * whether writeRisks (risk-store.ts) writes any of its risk rows: these, or the detection time of
+ * an open risk moving to now.
+ */
+function planRisks(
+  plan: RecomputePlan,
+  identity: ComputedIdentity,
+  state: IdentityState,
+  previousRisks: readonly StoredRisk[],
+  now: string,
+): boolean {
+  const upsertsBefore = plan.riskUpserts.length;
+  const resolutionsBefore = plan.riskResolutions.length;
+  const firstDetection = new Map(state.risks.map((risk) => [risk.fingerprint, risk.first_detected_at]));
+  const before = new Map(previousRisks.map((risk) => [risk.id, risk]));
+  const current = new Set<string>();
+  for (const risk of identity.risks) {
+    current.add(risk.id);
+    const hash = riskContentHash(risk);
+    const known = before.get(risk.id);
+    // An open risk without its text (written before 0025) is written again with it: the same
+    // row the push leaves it as (detected now, first detection kept), plus head_json.
+    if (
+      known === undefined ||
+      known.deleted_at !== null ||
+      known.content_hash !== hash ||
+      known.text_cached === false
+    ) {
+      plan.riskUpserts.push({
+        risk,
+        first_detected_at: firstDetection.get(risk.fingerprint) ?? now,
+        content_hash: hash,
+      });
+    }
+  }
+  let detectionMoves = false;
+  for (const risk of previousRisks) {
+    if (risk.deleted_at !== null) continue;
+    if (!current.has(risk.id)) plan.riskResolutions.push({ identity_id: identity.id, id: risk.id });
+    // As text: the recompute writes every detection time from toISOString (milliseconds), so the
+    // same text is the same stored instant.
+    else if (risk.last_detected_at !== now) detectionMoves = true;
+  }
+  return (
+    detectionMoves ||
+    plan.riskUpserts.length > upsertsBefore ||
+    plan.riskResolutions.length > resolutionsBefore
+  );
+}
+
 export function planRecompute(
   computed: readonly ComputedIdentity[],
   stored: ReadonlyMap<string, StoredIdentity>,
@@ -169,6 +220,7 @@ export function planRecompute(
     const content = identityContent(identity, context);
     const lastUsedAt = later(previous?.last_used_at ?? null, identity.last_used_at);
     const lastDetectedAt = latestDetection(state);
+    const risksWritten = planRisks(plan, identity, state, previousRisks, now);
     if (previous === undefined || previous.content_hash !== content.hash || !sameStatus(previous, state)) {
       plan.upserts.push({
         identity,
@@ -185,38 +237,17 @@ export function planRecompute(
         },
       });
     } else {
-      if (previous.last_used_at !== lastUsedAt || previous.last_detected_at !== lastDetectedAt) {
+      // An identity whose risks are written is written too, even with the same times: its row's
+      // version (xmin) is then the version of its whole API text, risks included (repository.ts,
+      // TEXT_VERSION).
+      if (
+        risksWritten ||
+        previous.last_used_at !== lastUsedAt ||
+        previous.last_detected_at !== lastDetectedAt
+      ) {
         plan.touches.push({ id: identity.id, last_used_at: lastUsedAt, last_detected_at: lastDetectedAt });
       }
       if (previous.json_cached === false) plan.fills.push({ id: identity.id, content });
-    }
-
-    const firstDetection = new Map(state.risks.map((risk) => [risk.fingerprint, risk.first_detected_at]));
-    const before = new Map(previousRisks.map((risk) => [risk.id, risk]));
-    const current = new Set<string>();
-    for (const risk of identity.risks) {
-      current.add(risk.id);
-      const hash = riskContentHash(risk);
-      const known = before.get(risk.id);
-      // An open risk without its text (written before 0025) is written again with it: the same
-      // row the push leaves it as (detected now, first detection kept), plus head_json.
-      if (
-        known === undefined ||
-        known.deleted_at !== null ||
-        known.content_hash !== hash ||
-        known.text_cached === false
-      ) {
-        plan.riskUpserts.push({
-          risk,
-          first_detected_at: firstDetection.get(risk.fingerprint) ?? now,
-          content_hash: hash,
-        });
-      }
-    }
-    for (const risk of previousRisks) {
-      if (risk.deleted_at === null && !current.has(risk.id)) {
-        plan.riskResolutions.push({ identity_id: identity.id, id: risk.id });
-      }
     }
   }
 

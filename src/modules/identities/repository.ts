@@ -161,16 +161,16 @@ export async function listIdentities(db: Executor, accountId: string, query: Ide
 
 /**
  * The version of everything an identity's API text is made from (identity-json.ts), for the bytes
- * the server keeps of it (row-bytes-cache.ts): the row's own `xmin`, and each of its risks'
- * `id:xmin` as one md5 (a risk's detection times move without the identity being rewritten). Its
- * raw RBAC objects are versions of cluster_resources, whose kind and text are never rewritten and
- * which the service never deletes: counting them as well doubled PostgreSQL's work for a page
- * (about 5 ms of 9 for 50 identities at large) to guard only against a hand-typed delete.
+ * the server keeps of it (row-bytes-cache.ts): the row's own `xmin`. Its risks' rows are the other
+ * part of the text, and the recompute never writes a risk without rewriting its identity in the
+ * same transaction (planRecompute, plan.ts), so a new risk version always comes with a new
+ * identity version. An md5 of the risks' `id:xmin` did the same from their rows: 7.9 of the 10.1 ms
+ * PostgreSQL spent on a large page (docs/performance.md, "Fix 43"). Its raw RBAC objects are
+ * versions of cluster_resources, whose kind and text are never rewritten and which the service
+ * never deletes. What the version cannot see is a hand-typed write of a risk or a raw object; a
+ * restart forgets the kept bytes.
  */
-const TEXT_VERSION = `i.xmin::text
-  || '/' || coalesce((select md5(string_agg(r.id::text || ':' || r.xmin::text, ',' order by r.id))
-                        from identity_risks r
-                       where r.account_id = i.account_id and r.identity_id = i.id), '')`;
+const TEXT_VERSION = 'i.xmin::text';
 
 /** A page's identity as the kept bytes are looked up: its id and its text's version. */
 export interface IdentityVersion {

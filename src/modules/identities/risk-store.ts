@@ -55,16 +55,17 @@ export async function loadStoredRisks(
 }
 
 /**
- * Resolutions first, then every risk still open is marked detected now (of the recomputed
- * identities only, when `identityIds` is given), then new, reopened and changed risks are written
- * whole, with their API text (head_json, risk-json.ts).
+ * Resolutions first, then every risk still open of the recomputed identities is marked detected
+ * now, then new, reopened and changed risks are written whole, with their API text (head_json,
+ * risk-json.ts). The plan rewrites each identity whose risks this writes (planRecompute), which is
+ * what keeps an identity's `xmin` the version of its text (repository.ts, TEXT_VERSION).
  */
 export async function writeRisks(
   db: Executor,
   scope: ClusterScope,
   plan: Pick<RecomputePlan, 'riskUpserts' | 'riskResolutions'>,
   now: string,
-  identityIds?: readonly string[],
+  identityIds: readonly string[],
 ) {
   for (const batch of batches(plan.riskResolutions)) {
     await db.query(
@@ -77,10 +78,8 @@ export async function writeRisks(
   await db.query(
     `update identity_risks set last_detected_at = $3
       where account_id = $1 and cluster_id = $2 and deleted_at is null
-        ${identityIds === undefined ? '' : 'and identity_id = any($4::uuid[]) and last_detected_at <> $3'}`,
-    identityIds === undefined
-      ? [scope.accountId, scope.clusterId, now]
-      : [scope.accountId, scope.clusterId, now, identityIds],
+        and identity_id = any($4::uuid[]) and last_detected_at <> $3`,
+    [scope.accountId, scope.clusterId, now, identityIds],
   );
   for (const batch of batches(plan.riskUpserts)) {
     const column = <T>(pick: (upsert: (typeof batch)[number]) => T) => batch.map(pick);
