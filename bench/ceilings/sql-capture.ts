@@ -47,6 +47,7 @@ export async function createSqlRecorder(db: Database, url: string): Promise<SqlR
     query: (sql, params) => recording(db, log).query(sql, params),
     exec: (sql) => db.exec(sql),
     transaction: (work) => db.transaction((tx) => work(recording(tx, log))),
+    vacuum: (table) => db.vacuum(table),
     ping: () => db.ping(),
     close: () => db.close(),
   };

@@ -54,9 +54,20 @@ export interface Database extends Executor {
    * drops that connection (the server then abandons the statement). PGlite has no COPY stream.
    */
   copyOut?(sql: string): AsyncGenerator<Buffer>;
+  /**
+   * `VACUUM table`, outside any transaction and data scope (VACUUM refuses both): the owner's
+   * maintenance after a migration that rewrote the table (migrator.ts).
+   */
+  vacuum(table: string): Promise<void>;
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** `name` when it is a plain lowercase table name, to be written into SQL as it is; else throws. */
+export function tableName(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain table name: ${JSON.stringify(name)}`);
+  return name;
 }
 
 export interface DatabaseLogger {

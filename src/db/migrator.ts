@@ -2,7 +2,8 @@
  * The one migrator, used at boot, by the CLI and by tests. Migrations are ordered TypeScript
  * modules holding SQL that runs unchanged on PostgreSQL and PGlite. All pending migrations run in
  * one transaction under an advisory lock, so concurrent starts serialise and a failed migration
- * leaves the schema as it was.
+ * leaves the schema as it was. The tables the applied migrations rewrote are vacuumed after the
+ * commit; should that fail, the start fails with it, and the next one leaves them to autovacuum.
  */
 import type { Database, Executor } from './database.js';
 import { migrations } from './migrations/index.js';
@@ -13,9 +14,24 @@ const MIGRATION_LOCK_KEY = 7_106_355_811;
 export interface Migration {
   id: string;
   sql: string;
+  /**
+   * Tables the migration rewrites, vacuumed once the migrations have committed (VACUUM cannot run
+   * in a transaction). A rewritten table has an empty visibility map, so until autovacuum next
+   * visits it every index-only scan over it reads the heap too: the counts of list pages.
+   */
+  vacuumAfter?: readonly string[];
 }
 
 export async function migrate(db: Database, list: readonly Migration[] = migrations): Promise<string[]> {
+  const applied = await applyPending(db, list);
+  const rewritten = new Set(
+    list.filter((migration) => applied.includes(migration.id)).flatMap((m) => m.vacuumAfter ?? []),
+  );
+  for (const table of rewritten) await db.vacuum(table);
+  return applied;
+}
+
+async function applyPending(db: Database, list: readonly Migration[]): Promise<string[]> {
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await tx.exec(`create table if not exists schema_migrations (

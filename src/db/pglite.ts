@@ -4,7 +4,7 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { lockDataDir } from './data-dir-lock.js';
-import type { Database, Executor, QueryResult, Statement } from './database.js';
+import { type Database, type Executor, type QueryResult, type Statement, tableName } from './database.js';
 import { runStatements } from './pglite-statements.js';
 import { PreparedStatements } from './prepared-statements.js';
 
@@ -114,6 +114,10 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
     queryAll: (statements) => inTurn(() => base.queryAll(statements)),
     exec: (sql) => inTurn(() => base.exec(sql)),
     transaction: (work) => inTurn(() => pglite.transaction((tx) => work(executorOf(pglite, UNNAMED, tx)))),
+    vacuum: (table) =>
+      inTurn(async () => {
+        await pglite.exec(`vacuum ${tableName(table)}`);
+      }),
     async ping() {
       await inTurn(() => base.query('select 1'));
     },

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import type { Database, DatabaseLogger, Executor, Statement } from './database.js';
+import { type Database, type DatabaseLogger, type Executor, type Statement, tableName } from './database.js';
 import { ROW_TYPES } from './pg-conversion.js';
 import { currentScope, scopeStatement, setScopeSql } from './scope.js';
 import { connectionStatements, queryAllInScope, queryInScope } from './scoped-statement.js';
@@ -171,6 +171,10 @@ export async function openPostgres(
         : inScopedTransaction((tx) => tx.query(sql, params)),
     exec: (sql) => inScopedTransaction((tx) => tx.exec(sql)),
     transaction: inScopedTransaction,
+    vacuum: (table) =>
+      withClient(async (client) => {
+        await client.query(`vacuum ${tableName(table)}`);
+      }),
     async ping() {
       await pool.query('select 1');
     },

@@ -105,6 +105,49 @@ test('a failing migration leaves the schema as it was', async () => {
   }
 });
 
+test('the tables a migration rewrites are vacuumed after it commits, so index-only scans stay off the heap', async () => {
+  const { owner: db, close } = await createTestDatabase(); // the owner migrates
+  // Two tables filled, then rewritten by a stored generated column: only the first is named.
+  // Autovacuum stays off them, so only the migrator can mark their pages.
+  const rewrite = (table: string) => `
+    create table ${table} (id int primary key) with (autovacuum_enabled = false);
+    insert into ${table} select generate_series(1, 5000);
+    alter table ${table} add column twice int generated always as (id * 2) stored;`;
+  try {
+    const applied = await migrate(db, [
+      ...migrations,
+      {
+        id: '9980-rewrite',
+        sql: rewrite('rewritten_probe') + rewrite('unnamed_probe'),
+        vacuumAfter: ['rewritten_probe'],
+      },
+    ]);
+    assert.deepEqual(applied, ['9980-rewrite']);
+    const { rows } = await db.query<{ relname: string; pages: number; visible: number }>(
+      `select relname, relpages as pages, relallvisible as visible from pg_class
+        where relname in ('rewritten_probe', 'unnamed_probe') order by relname`,
+    );
+    const rewritten = rows.find((row) => row.relname === 'rewritten_probe')!;
+    assert.ok(rewritten.pages > 10, `${rewritten.pages} pages`);
+    assert.equal(rewritten.visible, rewritten.pages, 'every page of the named table is all-visible');
+    assert.equal(rows.find((row) => row.relname === 'unnamed_probe')?.visible, 0, 'the other is not');
+    assert.deepEqual(await migrate(db, [...migrations, { id: '9980-rewrite', sql: '' }]), []);
+  } finally {
+    await close();
+  }
+});
+
+test('vacuum takes a plain table name and nothing else', async () => {
+  const { owner: db, close } = await createTestDatabase();
+  try {
+    await assert.rejects(db.vacuum('probe; drop table tenants'), /not a plain table name/);
+    const { rows } = await db.query(`select 1 from pg_class where relname = 'tenants'`);
+    assert.equal(rows.length, 1);
+  } finally {
+    await close();
+  }
+});
+
 test('concurrent starts on PostgreSQL serialise on the advisory lock', {
   skip: !process.env.DATABASE_URL,
 }, async () => {

@@ -117,6 +117,11 @@ describe('package rows', () => {
     assert.deepEqual(await list('&q=50%25_'), []);
     const holds = (row: Row, phrase: string) => `${row.name}\n${row.version}`.toLowerCase().includes(phrase);
     const contains = (phrase: string) => names(all.filter((row) => holds(row, phrase)));
+    // Versions are punctuation, each matched as itself (migration 0053), and names hold some.
+    for (const q of ['1:1.2.13', '.dfsg', '3.1.4-R5', 'com.acme:']) {
+      assert.ok(contains(q.toLowerCase()).length > 0, q);
+      assert.deepEqual(names(await list(`&q=${encodeURIComponent(q)}`)), contains(q.toLowerCase()), q);
+    }
     // A searched page carries its total (search.ts); a page past the end is counted apart.
     const pastTheEnd = await get(
       t,

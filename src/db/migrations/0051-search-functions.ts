@@ -6,7 +6,7 @@ import type { Migration } from '../migrator.js';
  * of the list (modules/inventory-containers/schemas.ts), each with the table's type and collation
  * (the list's sorts rely on the collation; a test checks all three against the table).
  */
-const CONTAINER_KEY_COLUMNS: readonly (readonly [name: string, type: string])[] = [
+export const CONTAINER_KEY_COLUMNS: readonly (readonly [name: string, type: string])[] = [
   ['account_id', 'uuid'],
   ['id', 'uuid'],
   ['cluster_id', 'uuid'],

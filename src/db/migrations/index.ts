@@ -43,6 +43,7 @@ import { openSessions } from './0049-open-sessions.js';
 import { clusterListTotals } from './0050-cluster-list-totals.js';
 import { searchFunctions } from './0051-search-functions.js';
 import { identityNameNamespaceIndex } from './0052-identity-name-namespace-index.js';
+import { searchWords } from './0053-search-words.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -90,4 +91,5 @@ export const migrations: readonly Migration[] = [
   clusterListTotals,
   searchFunctions,
   identityNameNamespaceIndex,
+  searchWords,
 ];

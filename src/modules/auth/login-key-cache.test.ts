@@ -32,6 +32,7 @@ function counting(db: Database): Database {
     },
     exec: (sql) => db.exec(sql),
     transaction: (work) => db.transaction(work),
+    vacuum: (table) => db.vacuum(table),
     ping: () => db.ping(),
     close: () => db.close(),
   };

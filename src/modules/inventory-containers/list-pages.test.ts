@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createCluster, type KubeJson } from '../../../test/ingest/sample.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../../../test/support/harness.js';
+import { SEARCH_JOINER_LETTERS, SEARCH_JOINERS } from '../../db/migrations/0053-search-words.js';
+import { containsPattern } from '../../http/search.js';
 import { CONTAINER_FILTER_KEYS, CONTAINER_SORT_FIELDS } from './schemas.js';
 
 let t: TestApp;
@@ -116,6 +118,14 @@ before(async () => {
   ].entries()) {
     rows.push(container(400 + i, { name }));
   }
+  // each punctuation mark a stored search text writes as a letter (migration 0053), and that letter
+  for (const [i, joiner] of [...SEARCH_JOINERS].entries()) {
+    rows.push(container(600 + i, { name: `jn${joiner}x9` }));
+    rows.push(container(650 + i, { name: `jn${SEARCH_JOINER_LETTERS[i]!.toLowerCase()}x9` }));
+  }
+  // the words of `svc-12` apart, in two fields, and together
+  rows.push(container(700, { name: 'svc-3', owner_namespace: 'team-12' }));
+  rows.push(container(701, { name: 'svc-12-a' }));
   await insertContainers(tenant.accountId, prod.id, rows);
   // another account's container with a token: never in this account's answers
   const theirs = await createCluster(t, other.adminToken, other.accountId, 'theirs');
@@ -138,7 +148,7 @@ const search = async (q: string) =>
 describe('inventory containers: pages from the keys', () => {
   test('pages of 4 (ties across every boundary) are the one ordered list cut in pieces, for each sort', async () => {
     const all = (await list('?limit=1000')).entries;
-    assert.equal(all.length, 13 + SEARCHED.length + 4 + 6);
+    assert.equal(all.length, 13 + SEARCHED.length + 4 + 6 + 2 * SEARCH_JOINERS.length + 2);
     for (const field of ['name', 'owner_kind', 'created_at', 'image_tag']) {
       for (const direction of ['asc', 'desc']) {
         const expected = [...all]
@@ -206,6 +216,40 @@ describe('inventory containers: q through the trigram index', () => {
     assert.deepEqual(await search('k\\s'), ['back\\slash']);
     assert.deepEqual(await search('\\'), ['back\\slash']);
     assert.deepEqual(await search('fifty'), ['fifty%off', 'fiftyXoff']);
+  });
+
+  test('punctuation is matched as itself, never as the letter its stored form writes it as', async () => {
+    for (const [i, joiner] of [...SEARCH_JOINERS].entries()) {
+      const letter = SEARCH_JOINER_LETTERS[i]!.toLowerCase();
+      assert.deepEqual(await search(`JN${joiner}X9`), [`jn${joiner}x9`], joiner);
+      assert.deepEqual(await search(`n${joiner}x`), [`jn${joiner}x9`], `${joiner}, through the index`);
+      assert.deepEqual(await search(`jn${letter}x9`), [`jn${letter}x9`], letter);
+      assert.deepEqual(await search(`JN${letter.toUpperCase()}X9`), [`jn${letter}x9`], letter.toUpperCase());
+    }
+    assert.deepEqual(await search('svc-'), ['svc-12-a', 'svc-3']);
+    assert.deepEqual(await search('svc-12'), ['svc-12-a']);
+  });
+
+  test("the trigram index hands the recheck no row holding a phrase's words apart", async () => {
+    // The search's condition as the search functions write it, run as the owner. Without the
+    // account's condition no other index serves it, and the sequential scan a table this small
+    // would take is turned off: the plan is the trigram index's.
+    const plan = await t.db.transaction(async (tx) => {
+      await tx.query(`select set_config('enable_seqscan', 'off', true)`);
+      const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
+        `explain (analyze, costs off, timing off, summary off)
+         select count(*) from inventory_containers
+          where search_text like posture_search_words(lower($1 collate "default"))`,
+        [containsPattern('svc-12')],
+      );
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+    assert.match(
+      plan,
+      /Bitmap Index Scan on inventory_containers_search \(actual rows=1(\.00)? loops=1\)/,
+      plan,
+    );
+    assert.doesNotMatch(plan, /Rows Removed by Index Recheck/, plan);
   });
 
   test("with a filter and paging; another account's rows never answer", async () => {
