@@ -1,7 +1,7 @@
 /**
  * The `q` searches that run as SECURITY DEFINER functions of the owner, so that row-level security
- * does not keep the planner from their trigram indexes (migrations 0015, 0042, 0044 and 0051): each
- * applies the policies' rule itself. On PostgreSQL the application's role finds only its scope's
+ * does not keep the planner from their trigram indexes (migrations 0015, 0042, 0044, 0051 and
+ * 0053): each applies the policies' rule itself. On PostgreSQL the application's role finds only its scope's
  * accounts; PGlite runs as its superuser, whom no policy binds, and finds every account, as its
  * tables do.
  */
@@ -87,3 +87,37 @@ for (const search of SEARCH_FUNCTIONS) {
     });
   });
 }
+
+describe('a search hands its rows over in memory (migration 0053)', () => {
+  test('10,000 matches of a containers search write no temporary file', async () => {
+    const crowded = randomUUID();
+    await database.owner.query(`insert into accounts (id, tenant_id, name) values ($1, $2, 'crowded')`, [
+      crowded,
+      tenantId,
+    ]);
+    // Past PostgreSQL's default work_mem (4 MB), which spilled them, and within the functions' 16 MB.
+    await database.owner.query(
+      `insert into inventory_containers (account_id, id, cluster_id, cluster_name, pod_uid, pod_resource_id,
+             pod_name, pod_namespace, name, container_id, container_runtime, image, image_repo, image_name,
+             image_tag, image_digest, owner_uid, owner_kind, owner_name, owner_namespace,
+             owner_resource_version, owner_id, created_at)
+       select $1, gen_random_uuid(), $2, 'cluster-' || md5(i::text), gen_random_uuid()::text, '',
+              'pod-' || md5(i::text), 'ns', 'crowd-' || i, md5(i::text) || md5((i + 1)::text), 'containerd', '',
+              'registry.example/' || md5(i::text), 'image-' || md5(i::text), 'v' || i,
+              'sha256:' || md5(i::text) || md5((i + 2)::text), gen_random_uuid()::text, 'ReplicaSet',
+              'owner-' || md5(i::text), 'ns', '1', '', now()
+         from generate_series(1, 10000) i`,
+      [crowded, randomUUID()],
+    );
+    for (const name of ['inventory_containers_search_keys', 'inventory_containers_search']) {
+      const { rows } = await database.owner.query<{ 'QUERY PLAN': string }>(
+        `explain (analyze, buffers, costs off, timing off, summary off)
+         select count(*) from ${name}($1, '%crowd-%')`,
+        [crowded],
+      );
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      assert.match(plan, /Function Scan .*rows=10000(\.00)? loops=1/, plan);
+      assert.doesNotMatch(plan, /temp (read|written)/, plan);
+    }
+  });
+});

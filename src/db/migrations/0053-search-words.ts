@@ -33,12 +33,19 @@ analyze ${table} (search_text);
  * A search function of 0015, 0042, 0044 or 0051, the same signature and the same rule (SECURITY
  * DEFINER; the account in the caller's scope, the system scope, or a role the policies do not
  * bind), matching the new form of the text with the pattern put in the same form, once.
+ *
+ * The function hands its rows to the caller in a tuplestore that spills to a temporary file past
+ * work_mem. At PostgreSQL's default of 4 MB the containers' key rows spilled from a few thousand
+ * matches (the large account's `q=svc-12`, 8,888 matches, wrote 3.6 MB on every request); 16 MB
+ * holds about 20,000 of them. It is a cap, taken only as the rows come, by each search running at
+ * once: ten searches of a process's pool hold at most 160 MB.
  */
 const searchFunction = (name: string, returns: string, table: string, selected: string) => `
 create or replace function ${name}(p_account uuid, p_pattern text)
   returns ${returns}
   language sql stable security definer
   set search_path = pg_catalog, public
+  set work_mem = '16MB'
   rows 200
   as $$
     select ${selected}
