@@ -65,8 +65,8 @@ create or replace function ${name}(p_account uuid, p_pattern text)
  * words `svc` and `12`, so the index returned every container with a word ending in `svc` and
  * another starting with `12` (`svc-3` in namespace `team-12`, an image digest starting `12`). For
  * the suite's medium account that was 3,571 candidate rows rechecked on the heap, over 1,162 heap
- * pages, for 1,776 matches; `q=team-3` read 8,800 matches' worth of candidates through the words
- * `team` and `3`, which nearly every container has.
+ * pages, for 1,776 matches; `q=team-3` searched the words `team` and `3`, which nearly every
+ * container holds.
  *
  * The stored search text now writes each of `-./:@+~` as an uppercase letter (`svc-12` is stored
  * `svcD12`), and a search writes its lowered pattern the same way. The text is lowered first, so
@@ -76,10 +76,11 @@ create or replace function ${name}(p_account uuid, p_pattern text)
  *
  * Rebuilding a generated column rewrites the table once (PostgreSQL 15 cannot change its
  * expression in place), and the rewritten tables are vacuumed after the commit: their visibility
- * maps start empty, and the list pages' index-only counts would read the heap until autovacuum. `posture_search_words` is part of the stored texts: a new form needs a new
- * function and new columns, never a replaced body. Every search function of the earlier
- * migrations is replaced with the same signature, so a server of an earlier build running beside
- * this schema searches the new texts too.
+ * maps start empty, and the list pages' index-only counts would read the heap until autovacuum.
+ * `posture_search_words` is part of the stored texts: a new form needs a new function and new
+ * columns, never a replaced body. Every search function of the earlier migrations is replaced
+ * with the same signature, so a server of an earlier build running beside this schema searches
+ * the new texts too.
  */
 export const searchWords: Migration = {
   id: '0053-search-words',
