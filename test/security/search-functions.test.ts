@@ -1,9 +1,9 @@
 /**
  * The `q` searches that run as SECURITY DEFINER functions of the owner, so that row-level security
  * does not keep the planner from their trigram indexes (migrations 0015, 0042, 0044, 0051 and
- * 0053): each applies the policies' rule itself. On PostgreSQL the application's role finds only its scope's
- * accounts; PGlite runs as its superuser, whom no policy binds, and finds every account, as its
- * tables do.
+ * 0053): each applies the policies' rule itself. On PostgreSQL the application's role finds only
+ * its scope's accounts; PGlite runs as its superuser, whom no policy binds, and finds every
+ * account, as its tables do.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
