@@ -24,14 +24,13 @@ export interface Migration {
 
 export async function migrate(db: Database, list: readonly Migration[] = migrations): Promise<string[]> {
   const applied = await applyPending(db, list);
-  const rewritten = new Set(
-    list.filter((migration) => applied.includes(migration.id)).flatMap((m) => m.vacuumAfter ?? []),
-  );
+  const rewritten = new Set(applied.flatMap((migration) => migration.vacuumAfter ?? []));
   for (const table of rewritten) await db.vacuum(table);
-  return applied;
+  return applied.map((migration) => migration.id);
 }
 
-async function applyPending(db: Database, list: readonly Migration[]): Promise<string[]> {
+/** The pending migrations of `list`, applied and recorded in one transaction. */
+async function applyPending(db: Database, list: readonly Migration[]): Promise<readonly Migration[]> {
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await tx.exec(`create table if not exists schema_migrations (
@@ -46,7 +45,7 @@ async function applyPending(db: Database, list: readonly Migration[]): Promise<s
       await tx.query('insert into schema_migrations (id) values ($1)', [migration.id]);
     }
     if (pending.length > 0) await reapplyRowLevelSecurity(tx);
-    return pending.map((migration) => migration.id);
+    return pending;
   });
 }
 

@@ -32,7 +32,9 @@ analyze ${table} (search_text);
 /**
  * A search function of 0015, 0042, 0044 or 0051, the same signature and the same rule (SECURITY
  * DEFINER; the account in the caller's scope, the system scope, or a role the policies do not
- * bind), matching the new form of the text with the pattern put in the same form, once.
+ * bind), matching the new form of the text with the pattern put in the same form, once. Written
+ * out again rather than shared with 0051's: a released migration's SQL must not move when a later
+ * one's template changes.
  *
  * The function hands its rows to the caller in a tuplestore that spills to a temporary file past
  * work_mem. At PostgreSQL's default of 4 MB the containers' key rows spilled from a few thousand
