@@ -1,7 +1,8 @@
 /**
  * What the before/after round tools (`bench/rows-rounds.ts`, `bench/phase-replay.ts`) share: a
  * database kept on DATABASE_URL's server between runs, and a build's server started on it as the
- * application role, as the suite starts it (server-process.ts).
+ * application role, as the suite starts it (server-process.ts). A kept store named by an absolute
+ * path is a PGlite DATA_DIR instead (one kept by `npm run bench -- --engine pglite --keep`).
  *
  * @example
  *   await admin('create database posture_rows');
@@ -10,6 +11,7 @@
  *   await server.stop();
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { basename, isAbsolute } from 'node:path';
 import { testConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { onConnection } from './pg-connection.js';
@@ -40,8 +42,29 @@ export async function admin(sql: string, database?: string) {
   return onConnection(database ? databaseUrl(database) : serverUrl(), (client) => client.query(sql));
 }
 
-/** The kept database as the suite's seeding code takes a store; dropping it is left to the caller. */
+/** Whether the kept store `name` is a PGlite DATA_DIR (an absolute path) rather than a database. */
+export function isEmbeddedStore(name: string): boolean {
+  return isAbsolute(name);
+}
+
+/** Where the round tools keep a kept store's credentials (`rows-rounds.ts seed` and `adopt`). */
+export function credentialsFile(name: string): string {
+  return `/tmp/${basename(name)}.json`;
+}
+
+/** The kept store as the suite's seeding code takes a store; dropping it is left to the caller. */
 export function keptStore(name: string): Store {
+  if (isEmbeddedStore(name)) {
+    return {
+      engine: 'pglite',
+      url: undefined,
+      appUrl: undefined,
+      dataDir: name,
+      open: () =>
+        openDatabase(testConfig({ DATABASE_URL: undefined, DATA_DIR: name }), { warn() {}, error() {} }),
+      drop: async () => {},
+    };
+  }
   return {
     engine: 'postgres',
     url: databaseUrl(name),

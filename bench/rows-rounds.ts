@@ -19,6 +19,10 @@
  *   bodies <db> <dist> <dir>     saves every list case's body (and the CSV) to <dir>, to compare
  *   drop <db>
  *
+ * `run`, `adopt` and `bodies` also take a PGlite store kept by `npm run bench -- --engine pglite
+ * --keep`, named by its absolute path (its credentials go to /tmp/<last part of the path>.json);
+ * PostgreSQL's backend CPU is then not measured, since PGlite runs inside the server.
+ *
  * Not a test; DATABASE_URL is the owner's server URL.
  */
 import { spawn } from 'node:child_process';
@@ -31,7 +35,14 @@ import { ApiClient } from './api-client.js';
 import { backendCpu } from './backend-cpu.js';
 import { buildCases } from './cases.js';
 import { newlinesIn } from './export.js';
-import { admin, databaseUrl, keptStore, startBuild } from './kept-database.js';
+import {
+  admin,
+  credentialsFile,
+  databaseUrl,
+  isEmbeddedStore,
+  keptStore,
+  startBuild,
+} from './kept-database.js';
 import { bootstrapTenants, type Credentials, populateAccount } from './seed.js';
 import { BENCH_SECRET, cpuMsOf, memoryOf } from './server-process.js';
 import { SIZES, tenth } from './sizes.js';
@@ -55,7 +66,7 @@ async function seed(name: string, sizeName: 'small' | 'medium') {
     await populateAccount(client, credentials.neighbourAccountId, tenth(size), noBar);
     const measured = await populateAccount(client, credentials.accountId, size, noBar);
     writeFileSync(
-      `/tmp/${name}.json`,
+      credentialsFile(name),
       JSON.stringify({ credentials, clusterId: measured.clusters[0]!.id }, null, 2),
     );
   } finally {
@@ -138,7 +149,7 @@ function option(args: string[], flag: string): string | undefined {
 }
 
 async function run(name: string, dists: string[], args: string[]) {
-  const seeded = JSON.parse(readFileSync(`/tmp/${name}.json`, 'utf8')) as Seeded;
+  const seeded = JSON.parse(readFileSync(credentialsFile(name), 'utf8')) as Seeded;
   const rounds = Number(option(args, '--rounds') ?? 2);
   const seconds = Number(option(args, '--seconds') ?? 5);
   const connections = Number(option(args, '--connections') ?? 16);
@@ -146,7 +157,7 @@ async function run(name: string, dists: string[], args: string[]) {
   const csv = args.includes('--csv');
   const prof = option(args, '--prof');
   const listsToo = !args.includes('--csv-only');
-  const meter = await backendCpu(databaseUrl(name));
+  const meter = await backendCpu(isEmbeddedStore(name) ? undefined : databaseUrl(name));
   const results: Record<string, Record<string, number[]>> = {};
   const record = (label: string, dist: string, value: number) => {
     results[label] ??= {};
@@ -232,7 +243,7 @@ async function run(name: string, dists: string[], args: string[]) {
 }
 
 async function bodies(name: string, dist: string, dir: string) {
-  const seeded = JSON.parse(readFileSync(`/tmp/${name}.json`, 'utf8')) as Seeded;
+  const seeded = JSON.parse(readFileSync(credentialsFile(name), 'utf8')) as Seeded;
   mkdirSync(dir, { recursive: true });
   const server = await startBuild(name, dist);
   try {
@@ -313,8 +324,8 @@ async function adopt(name: string) {
       key: await keyOf(measured),
       otherTenant: { accountId: (await account(other.tenant_id, 'other')).id, key: await keyOf(other) },
     };
-    writeFileSync(`/tmp/${name}.json`, JSON.stringify({ credentials, clusterId: cluster.id }, null, 2));
-    console.log(`wrote /tmp/${name}.json`);
+    writeFileSync(credentialsFile(name), JSON.stringify({ credentials, clusterId: cluster.id }, null, 2));
+    console.log(`wrote ${credentialsFile(name)}`);
   } finally {
     await db.close();
   }
