@@ -26,17 +26,46 @@ export function trigramSearchable(q: string): boolean {
 
 /**
  * A table whose `q` goes through a trigram index over a stored search text (migrations 0015 and
- * 0029 for inventory containers, 0042 for packages), by an owner's function (SECURITY DEFINER, so
- * row-level security does not keep the planner from the index) that applies the account and the
- * caller's scope itself and returns the matching rows (migration 0044): whole for packages, the
- * columns the page filters and sorts by for containers (0051).
+ * 0029 for inventory containers, 0042 for packages, the text's form 0053). Under row-level
+ * security the index is read by an owner's function (SECURITY DEFINER, so the policies do not
+ * keep the planner from the index) that applies the account and the caller's scope itself and
+ * returns the matching rows (migration 0044): whole for packages, the columns the page filters
+ * and sorts by for containers (0051). Where the policies bind nothing, the table is read directly
+ * (`SearchPath`).
  */
 export interface TrigramSearch {
   table: 'inventory_containers' | 'vulnerability_packages';
   /** returns what a page filters and sorts the matches by, without reading each match back */
   rows: 'inventory_containers_search_keys' | 'vulnerability_packages_search';
+  /** the stored search text, qualified by the list's alias (`c.search_text`) */
+  searchText: string;
   /** the filter clause matching the ILIKE pattern bound as `param` field by field */
   fieldByField: (param: string) => string;
+}
+
+/**
+ * How a searched list reaches the trigram index: through the search function, or the table itself.
+ *
+ * The function exists for row-level security: LIKE is not leakproof, so under the policies the
+ * planner would not use the index for it. On PGlite the server runs as the superuser, whom the
+ * policies bind nothing (docs/security.md, "Roles"), and the list's own `account_id` clause is the
+ * scope, as everywhere else there: a function call there only adds the copy of every match into
+ * the tuplestore that hands its rows back: about a tenth of a searched containers page's CPU on
+ * the embedded engine (docs/performance.md, "Fix 45").
+ */
+export type SearchPath = 'function' | 'table';
+
+export function searchPathFor(engine: 'postgres' | 'pglite'): SearchPath {
+  return engine === 'pglite' ? 'table' : 'function';
+}
+
+/**
+ * The trigram index's condition on a stored search text, for the ILIKE pattern bound as `param`,
+ * as the search functions write it (migration 0053): the pattern put in the stored text's form
+ * once, before the scan, so that the recheck does not compute it again for every candidate (0051).
+ */
+export function searchTextClause(searchText: string, param: string): string {
+  return `${searchText} like (select posture_search_words(lower(${param} collate "default")))`;
 }
 
 /** What the search needs of a list's filters (modules/resources/where.ts). */
@@ -67,24 +96,30 @@ export const TOTAL_OF_KEYS = 'count(*) over () as total';
 
 /**
  * The rows a list reads, searched by `q`: through the trigram index, the search function's rows
- * (the list is then narrowed by its source rather than by a clause); a phrase the index cannot
- * serve is searched field by field in the table. Without `q`, the table.
+ * (the list is then narrowed by its source rather than by a clause) or the table with the
+ * index's clause (`path`); a phrase the index cannot serve is searched field by field in the
+ * table. Without `q`, the table.
  */
 export function searchedRows(
   where: SearchedWhere,
   accountId: string,
   q: string | undefined,
   search: TrigramSearch,
+  path: SearchPath,
 ): SearchedRows {
   if (!q) return { rows: search.table, countedWithPage: false };
   const pattern = containsPattern(q);
-  if (trigramSearchable(q)) {
-    where.narrowedBySource();
-    return {
-      rows: `${search.rows}(${where.next(accountId)}, ${where.next(pattern)})`,
-      countedWithPage: true,
-    };
+  if (!trigramSearchable(q)) {
+    where.addRaw(search.fieldByField(where.next(pattern)));
+    return { rows: search.table, countedWithPage: false };
   }
-  where.addRaw(search.fieldByField(where.next(pattern)));
-  return { rows: search.table, countedWithPage: false };
+  if (path === 'table') {
+    where.addRaw(searchTextClause(search.searchText, where.next(pattern)));
+    return { rows: search.table, countedWithPage: true };
+  }
+  where.narrowedBySource();
+  return {
+    rows: `${search.rows}(${where.next(accountId)}, ${where.next(pattern)})`,
+    countedWithPage: true,
+  };
 }

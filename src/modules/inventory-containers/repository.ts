@@ -3,7 +3,7 @@ import { type EntryRow, entryJson } from '../../db/entry-json.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { searchedRows, TOTAL_OF_KEYS, type TrigramSearch } from '../../http/search.js';
+import { type SearchPath, searchedRows, TOTAL_OF_KEYS, type TrigramSearch } from '../../http/search.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { pageRange } from '../list-totals/page-range.js';
 import { countOf, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
@@ -61,6 +61,7 @@ const SORT_COLUMNS = Object.fromEntries(
 const SEARCH: TrigramSearch = {
   table: 'inventory_containers',
   rows: 'inventory_containers_search_keys',
+  searchText: 'c.search_text',
   // collate "default": the case folding of the indexed path (most of these columns are "C")
   fieldByField: (param) =>
     `(${CONTAINER_SEARCH_FIELDS.map((field) => `(c.${field} collate "default") ilike ${param}`).join(' or ')})`,
@@ -72,6 +73,8 @@ export async function listContainers(
   query: {
     filters: Filters<ContainerFilterKey>;
     q?: string | undefined;
+    /** how `q` reaches the trigram index (search.ts) */
+    searchPath: SearchPath;
     sort: Sort<ContainerSortField>;
     page: OffsetPage;
   },
@@ -80,7 +83,7 @@ export async function listContainers(
   for (const [key, values] of query.filters) {
     where.addOneOf(`c.${key}`, values, key === 'cluster_id' ? 'uuid' : 'text');
   }
-  const { rows, countedWithPage } = searchedRows(where, accountId, query.q, SEARCH);
+  const { rows, countedWithPage } = searchedRows(where, accountId, query.q, SEARCH, query.searchPath);
   const filter = where.sql;
   const count = countOf(`select count(*) as total from ${rows} c where ${filter}`, where.params);
   // A deferred join: the page's keys first, in order, from the sort's index alone (no row of the

@@ -8,6 +8,7 @@ import type { Actor } from '../../http/actor.js';
 import { parseFilters } from '../../http/filters.js';
 import { CLUSTER_ID_FILTER, requireClusterIds } from '../../http/ids.js';
 import { type OffsetPage, offsetListText } from '../../http/paging.js';
+import { searchPathFor } from '../../http/search.js';
 import { parseSort } from '../../http/sort.js';
 import type { AccountService } from '../accounts/service.js';
 import { normalizeDigest } from '../resources/service.js';
@@ -44,6 +45,7 @@ export function createInventoryContainerService({
       const { rows, total } = await repo.listContainers(db, account.id, {
         filters: parseContainerFilters(query.filters),
         q: query.q,
+        searchPath: searchPathFor(db.engine),
         sort: parseSort(query.sort, CONTAINER_SORT_FIELDS, 'name:asc'),
         page: query.page,
       });

@@ -7,7 +7,13 @@ import type { Executor } from '../../db/database.js';
 import { type EntryRow, entryJson } from '../../db/entry-json.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { type SearchedRows, searchedRows, TOTAL_OF_KEYS, type TrigramSearch } from '../../http/search.js';
+import {
+  type SearchedRows,
+  type SearchPath,
+  searchedRows,
+  TOTAL_OF_KEYS,
+  type TrigramSearch,
+} from '../../http/search.js';
 import { type ListOrder, orderSql, type Sort } from '../../http/sort.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
 import { pageRange } from '../list-totals/page-range.js';
@@ -20,6 +26,8 @@ export interface PackageQuery {
   inUse: boolean | undefined;
   severities: Severity[];
   q?: string | undefined;
+  /** how `q` reaches the trigram index (search.ts) */
+  searchPath: SearchPath;
   sort: Sort<PackageSortField>;
   page: OffsetPage;
 }
@@ -97,7 +105,7 @@ function whereOf(accountId: string, query: PackageQuery): PackageWhere {
   const versions = query.filters.get('version');
   if (versions) where.addOneOf('p.version', versions, 'text');
   if (query.inUse !== undefined) where.addRaw(query.inUse ? IN_USE : `not ${IN_USE}`);
-  const searched = searchedRows(where, accountId, query.q, SEARCH);
+  const searched = searchedRows(where, accountId, query.q, SEARCH, query.searchPath);
   // Severities last: whether anything else narrowed the list decides which total is kept.
   const narrowedOtherwise = where.filtered;
   if (query.severities.length > 0) {
@@ -121,6 +129,7 @@ function keptListOf(severities: readonly Severity[], narrowedOtherwise: boolean)
 const SEARCH: TrigramSearch = {
   table: 'vulnerability_packages',
   rows: 'vulnerability_packages_search',
+  searchText: 'p.search_text',
   fieldByField: (param) => `(p.name ilike ${param} or p.version ilike ${param})`,
 };
 

@@ -8,6 +8,7 @@ import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { booleanFilter, parseFilters } from '../../http/filters.js';
 import { type OffsetPage, offsetListText } from '../../http/paging.js';
+import { searchPathFor } from '../../http/search.js';
 import { parseSort } from '../../http/sort.js';
 import { SEVERITIES, type Severity } from '../../ingest/vulnerabilities/severity.js';
 import type { AccountService } from '../accounts/service.js';
@@ -47,6 +48,7 @@ export function createPackageService({ db, accounts }: { db: Database; accounts:
         inUse: booleanFilter('in_use', filters.get('in_use')),
         severities: severityFilter(filters.get('severity')),
         q: query.q,
+        searchPath: searchPathFor(db.engine),
         sort: parseSort(query.sort, PACKAGE_SORT_FIELDS, 'name:asc'),
         page: query.page,
       });
