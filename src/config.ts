@@ -75,6 +75,11 @@ const ConfigSchema = Type.Object({
    */
   BASELINE_FINGERPRINT_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
   /**
+   * MiB of runtime insight list entries' response bytes a server keeps between pages of insights,
+   * so a page reads from PostgreSQL only its rows' versions (row-bytes-cache.ts); 0 keeps none.
+   */
+  RUNTIME_INSIGHT_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 8 }),
+  /**
    * MiB of identities' response bytes a server keeps between identities pages, so a page reads
    * from PostgreSQL only the versions of what each identity is made from (row-bytes-cache.ts);
    * 0 keeps none.

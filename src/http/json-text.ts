@@ -50,6 +50,16 @@ export function sendJsonPieces(reply: FastifyReply, pieces: readonly (string | B
   return reply.type(JSON_TYPE).header('content-length', length).send(body);
 }
 
+/**
+ * A body of small pieces (list entries of a few hundred bytes each, kept as bytes) joined into one
+ * Buffer: one copy of each piece, against the stream machinery's work per piece that
+ * sendJsonPieces does to spare a copy of pieces tens of kilobytes each.
+ */
+export function sendJsonJoined(reply: FastifyReply, pieces: readonly (string | Buffer)[]) {
+  const buffers = pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece));
+  return reply.type(JSON_TYPE).send(Buffer.concat(buffers));
+}
+
 /** A large body streamed part by part (text-parts-stream.ts), with the same bytes. */
 export function sendJsonParts(reply: FastifyReply, parts: TextPart[]) {
   return reply.type(JSON_TYPE).send(textPartsStream(parts));

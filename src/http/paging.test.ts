@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
   offsetList,
+  offsetListParts,
   offsetListText,
   pageList,
   pageListParts,
@@ -115,7 +116,7 @@ test('pageListParts joins to the JSON of pageList, entries in pieces or whole', 
   assert.equal(pageListParts([], 0, request).join(''), JSON.stringify(pageList([], 0, request)));
 });
 
-test('offsetListText and pageListText write the JSON of offsetList and pageList around entry texts', () => {
+test('offsetListText, offsetListParts and pageListText write the JSON of offsetList and pageList around entry texts', () => {
   fc.assert(
     fc.property(
       fc.array(fc.dictionary(fc.string(), fc.jsonValue())),
@@ -123,10 +124,11 @@ test('offsetListText and pageListText write the JSON of offsetList and pageList 
       fc.nat(6000),
       (values, count, at) => {
         const texts = values.map((value) => JSON.stringify(value));
-        assert.equal(
-          offsetListText(texts, count, { limit: 100, offset: at }),
-          JSON.stringify(offsetList(values, count, { limit: 100, offset: at })),
-        );
+        const offsetBody = JSON.stringify(offsetList(values, count, { limit: 100, offset: at }));
+        assert.equal(offsetListText(texts, count, { limit: 100, offset: at }), offsetBody);
+        const bytes = texts.map((text) => Buffer.from(text));
+        const parts = offsetListParts(bytes, count, { limit: 100, offset: at });
+        assert.equal(Buffer.concat(parts.map((part) => Buffer.from(part))).toString(), offsetBody);
         const request = { page: 1 + (at % 50), pageSize: 1 + (at % 200) };
         assert.equal(pageListText(texts, count, request), JSON.stringify(pageList(values, count, request)));
       },

@@ -67,6 +67,21 @@ export function pageListParts<P>(
 }
 
 /**
+ * offsetList's body as parts, for a page sent piece by piece: `{"entries":[`, the entries with
+ * commas between them, then the envelope's fields, as `JSON.stringify(offsetList(...))` writes
+ * them.
+ */
+export function offsetListParts<P>(entries: readonly P[], total: number, page: OffsetPage): (P | string)[] {
+  const parts: (P | string)[] = ['{"entries":['];
+  entries.forEach((entry, index) => {
+    if (index > 0) parts.push(',');
+    parts.push(entry);
+  });
+  parts.push(`],"has_more":${hasMore(page, entries.length, total)},"total_count":${total}}`);
+  return parts;
+}
+
+/**
  * The two envelopes as JSON text around entries that are JSON text already (entries written by
  * PostgreSQL, db/entry-json.ts): the bytes `JSON.stringify` writes for offsetList and pageList.
  */

@@ -74,6 +74,9 @@ const SORT_COLUMNS: Record<InsightSortField, string> = {
   severity: 'severity_rank',
 };
 
+/** What a page of versions reads of each row: its id and what the page is ordered by. */
+const VERSION_ORDER_COLUMNS = `id, ${Object.values(SORT_COLUMNS).join(', ')}`;
+
 export async function findHeads(db: Executor, accountId: string, ids: string[]) {
   if (ids.length === 0) return new Map<string, InsightHead>();
   const { rows } = await db.query<InsightHead>(
@@ -154,16 +157,31 @@ export async function findInsight(db: Executor, accountId: string, id: string) {
   return rows[0];
 }
 
-export async function listInsights(
+/** An insight's row version (`xmin`), which every update of the row renews. */
+export interface InsightVersion {
+  id: string;
+  row_version: string;
+}
+
+export type VersionedInsight = InsightRow & InsightVersion;
+
+export interface InsightListQuery {
+  clusterIds: string[];
+  /** each entry: container ids of which one must match (OR); entries AND together */
+  containerIdSets: string[][];
+  sort: Sort<InsightSortField>;
+  page: OffsetPage;
+}
+
+/**
+ * One page of the list with its total: each insight's `columns` and version, read from `read`
+ * (the columns, and those the page is ordered by).
+ */
+async function insightPage<Row>(
   db: Executor,
   accountId: string,
-  query: {
-    clusterIds: string[];
-    /** each entry: container ids of which one must match (OR); entries AND together */
-    containerIdSets: string[][];
-    sort: Sort<InsightSortField>;
-    page: OffsetPage;
-  },
+  query: InsightListQuery,
+  { read, columns }: { read: string; columns: string },
 ) {
   const where = new Where('i.account_id = $', accountId);
   if (query.clusterIds.length > 0) where.addOneOf('i.cluster_id', query.clusterIds, 'uuid');
@@ -182,13 +200,35 @@ export async function listInsights(
     : countOf(`select count(*) as total from runtime_insights i where ${where.sql}`, where.params);
   const order = sortOrder(query.sort, SORT_COLUMNS, 'id');
   const rows = pageRange(where, {
-    rows: `select ${COLUMNS} from runtime_insights i where ${where.sql}`,
+    rows: `select ${read}, xmin::text as row_version from runtime_insights i where ${where.sql}`,
     order,
     page: query.page,
     keptTotal: where.filtered ? undefined : keptRuntimeTotalOf(accountId, 'runtime_insights'),
   });
-  const page = `select ${COLUMNS} from ${rows} i ${orderSql(order)}`;
-  return pageWithTotal<InsightRow>(db, { sql: page, params: where.params }, total);
+  const page = `select ${columns}, row_version from ${rows} i ${orderSql(order)}`;
+  return pageWithTotal<Row>(db, { sql: page, params: where.params }, total);
+}
+
+/** A page of insights, whole. */
+export function listInsights(db: Executor, accountId: string, query: InsightListQuery) {
+  return insightPage<VersionedInsight>(db, accountId, query, { read: COLUMNS, columns: COLUMNS });
+}
+
+/**
+ * A page of insights' ids and versions alone: the server holds most entries' bytes at their
+ * version (row-bytes-cache.ts), and reads the others by id (`insightsByIds`).
+ */
+export function listInsightVersions(db: Executor, accountId: string, query: InsightListQuery) {
+  return insightPage<InsightVersion>(db, accountId, query, { read: VERSION_ORDER_COLUMNS, columns: 'id' });
+}
+
+/** The account's insights `ids`, whole and with their versions. */
+export async function insightsByIds(db: Executor, accountId: string, ids: readonly string[]) {
+  const { rows } = await db.query<VersionedInsight>(
+    `select ${COLUMNS}, xmin::text as row_version from runtime_insights where account_id = $1 and id = any($2::uuid[])`,
+    [accountId, ids],
+  );
+  return rows;
 }
 
 /** Stores an LLM analysis unless a later push has changed what it analysed (the digest). */

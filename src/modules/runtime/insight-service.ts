@@ -1,15 +1,17 @@
 /**
- * Runtime insights: the list (DESIGN.md section 6) reads the insight rows only; one insight (#6)
- * adds the baseline and ongoing fingerprints, rendered by the engine from the workload
- * container's state and truncated by `children_limit` and `most_recent_limit`.
+ * Runtime insights: the list (DESIGN.md section 6) reads the insight rows only, and sends the
+ * entries' bytes the server keeps by row version (row-bytes-cache.ts); one insight (#6) adds the
+ * baseline and ongoing fingerprints, rendered by the engine from the workload container's state and
+ * truncated by `children_limit` and `most_recent_limit`.
  */
-import type { Database } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import { buildRuntimeInsight, type Fingerprint } from '../../engines/runtime/index.js';
 import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { parseFilters, parseList } from '../../http/filters.js';
 import { CLUSTER_ID_FILTER, iso, isUuid, requireClusterIds } from '../../http/ids.js';
-import { type OffsetPage, offsetList } from '../../http/paging.js';
+import { type OffsetPage, offsetListParts } from '../../http/paging.js';
+import type { RowBytesCache } from '../../http/row-bytes-cache.js';
 import { parseSort } from '../../http/sort.js';
 import type { AccountService } from '../accounts/service.js';
 import { inventoryContainerId } from './container-ids.js';
@@ -43,13 +45,67 @@ export function toApiInsightSummary(row: repo.InsightRow) {
   };
 }
 
+/** A list entry, as the route's serializer (compiled from the entry's schema) takes it. */
+export type InsightSummary = ReturnType<typeof toApiInsightSummary>;
+export type SerializeInsight = (entry: InsightSummary) => string;
+
+/**
+ * Each entry's bytes, in the page's order: from the cache at the row's version, or serialized from
+ * the row read by id and kept. Undefined when a row was updated or deleted between the page's read
+ * and this one: the caller then reads the page again, whole.
+ */
+async function entryBytesOf(
+  db: Executor,
+  cache: RowBytesCache,
+  accountId: string,
+  page: readonly repo.InsightVersion[],
+  serialize: SerializeInsight,
+): Promise<Buffer[] | undefined> {
+  const held = page.map((row) => cache.get(accountId, row.id, row.row_version));
+  const missing = page.filter((_, index) => held[index] === undefined);
+  if (missing.length === 0) return held as Buffer[];
+  const read = new Map(
+    (
+      await repo.insightsByIds(
+        db,
+        accountId,
+        missing.map((row) => row.id),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  const bytes: Buffer[] = [];
+  for (const [index, version] of page.entries()) {
+    const kept = held[index];
+    if (kept) {
+      bytes.push(kept);
+      continue;
+    }
+    const row = read.get(version.id);
+    if (row?.row_version !== version.row_version) return undefined;
+    bytes.push(
+      cache.keep(accountId, row.id, row.row_version, Buffer.from(serialize(toApiInsightSummary(row)))),
+    );
+  }
+  return bytes;
+}
+
 const withContainerId = (fingerprint: Fingerprint, id: string): Fingerprint => ({
   ...fingerprint,
   containers: fingerprint.containers.map((container) => ({ ...container, id })),
 });
 
-export function createInsightService({ db, accounts }: { db: Database; accounts: AccountService }) {
+export function createInsightService({
+  db,
+  accounts,
+  entries,
+}: {
+  db: Database;
+  accounts: AccountService;
+  /** the list entries' bytes by row version */
+  entries: RowBytesCache;
+}) {
   return {
+    /** A page of the list as parts of its body (json-text.ts, sendJsonPieces). */
     async list(
       actor: Actor,
       accountId: string,
@@ -59,19 +115,31 @@ export function createInsightService({ db, accounts }: { db: Database; accounts:
         sort?: string | undefined;
         page: OffsetPage;
       },
-    ) {
+      serialize: SerializeInsight,
+    ): Promise<(string | Buffer)[]> {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
       const filters = parseFilters(query.filters, INSIGHT_FILTER_KEYS);
       const containerIdSets = [filters.get('container_id') ?? [], parseList(query.containerIds)]
         .filter((ids) => ids.length > 0)
         .map((ids) => ids.map(inventoryContainerId));
-      const { rows, total } = await repo.listInsights(db, account.id, {
+      const list = {
         clusterIds: requireClusterIds(filters.get('cluster_id') ?? [], CLUSTER_ID_FILTER),
         containerIdSets,
         sort: parseSort(query.sort, INSIGHT_SORT_FIELDS, 'updated_at:desc'),
         page: query.page,
-      });
-      return offsetList(rows.map(toApiInsightSummary), total, query.page);
+      };
+      const whole = async () => {
+        const { rows, total } = await repo.listInsights(db, account.id, list);
+        const bytes = rows.map((row) =>
+          entries.keep(account.id, row.id, row.row_version, Buffer.from(serialize(toApiInsightSummary(row)))),
+        );
+        return offsetListParts(bytes, total, query.page);
+      };
+      if (!entries.enabled) return whole();
+      const { rows, total } = await repo.listInsightVersions(db, account.id, list);
+      const bytes = await entryBytesOf(db, entries, account.id, rows, serialize);
+      // A row updated or deleted between the two reads: the page again, whole.
+      return bytes ? offsetListParts(bytes, total, query.page) : whole();
     },
 
     async get(

@@ -4,7 +4,7 @@
  */
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { lazySerializer, sendJsonPieces, sendJsonText } from '../../http/json-text.js';
+import { lazySerializer, sendJsonJoined, sendJsonPieces, sendJsonText } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
 import { BaselineEntrySchema, BaselineList, BaselineListQuery } from './baseline-schemas.js';
 import type { BaselineEntry } from './baseline-service.js';
@@ -16,7 +16,9 @@ import {
   InsightParams,
   InsightQuery,
   RuntimeInsightSchema,
+  RuntimeInsightSummarySchema,
 } from './insight-schemas.js';
+import type { InsightSummary } from './insight-service.js';
 import type { RuntimeServices } from './services.js';
 import { RuntimeSettingsBody, RuntimeSettingsSchema } from './settings-schemas.js';
 
@@ -35,14 +37,15 @@ export function runtimeRoutes(app: Api, services: RuntimeServices): void {
         response: { 200: InsightList, ...authenticatedErrors() },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { limit = 100, offset = 0, filters, container_ids, sort } = request.query;
-      return services.runtimeInsights.list(actorOf(request), request.params.account_id, {
-        filters,
-        containerIds: container_ids,
-        sort,
-        page: { limit, offset },
-      });
+      const parts = await services.runtimeInsights.list(
+        actorOf(request),
+        request.params.account_id,
+        { filters, containerIds: container_ids, sort, page: { limit, offset } },
+        lazySerializer<InsightSummary>(reply, RuntimeInsightSummarySchema),
+      );
+      return sendJsonJoined(reply, parts);
     },
   );
 

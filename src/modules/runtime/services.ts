@@ -51,6 +51,9 @@ export function createRuntimeServices(deps: {
   const baselineFingerprintCache = createRowBytesCache({
     maxBytes: config.BASELINE_FINGERPRINT_CACHE_MB * 1024 * 1024,
   });
+  const runtimeInsightCache = createRowBytesCache({
+    maxBytes: config.RUNTIME_INSIGHT_CACHE_MB * 1024 * 1024,
+  });
   return {
     runtimeIngest: createRuntimeIngestService({
       db,
@@ -60,7 +63,8 @@ export function createRuntimeServices(deps: {
       listeners: deps.runtimeListeners ?? [],
     }),
     runtimeStateCache,
-    runtimeInsights: createInsightService({ db, accounts }),
+    runtimeInsights: createInsightService({ db, accounts, entries: runtimeInsightCache }),
+    runtimeInsightCache,
     runtimeBaselines: createBaselineService({ db, accounts, fingerprints: baselineFingerprintCache }),
     baselineFingerprintCache,
     runtimeHttpObservations: createHttpObservationService({ db, accounts }),
