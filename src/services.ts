@@ -49,6 +49,7 @@ export function createServices({ config, db, pepper }: AppDeps) {
     kubernetesIngest: createKubernetesIngestService({
       db,
       clusters,
+      clusterListeners: [findingsEvaluator.onClusterPush],
       listeners: [refreshCveUsageOnPush, recomputeIdentitiesOnPush, findingsEvaluator.onKubernetesPush],
     }),
     resources: createResourceService({ db, accounts, clusters }),

@@ -2,7 +2,8 @@
  * Pushes to two clusters of one account write their clusters' own rows side by side: each takes
  * its cluster's lock, stores its records and containers (their kept totals are per cluster,
  * migration 0050), and only then queues for the account's scan lock, which its listeners need
- * (docs/vulnerabilities-api.md, "What is stored"; docs/performance.md, "Fix 40"). PostgreSQL only:
+ * (docs/vulnerabilities-api.md, "What is stored"; docs/performance.md, "Fix 40"), as are their
+ * misconfiguration findings ("Fix 47"). PostgreSQL only:
  * the embedded store runs one transaction at a time.
  */
 import assert from 'node:assert/strict';
@@ -21,16 +22,17 @@ after(() => t.close());
 
 /**
  * Backends of this database waiting for an advisory lock (the scan lock) that have already written
- * containers: pushes past their cluster's own rows. From pg_locks, which every role sees whole.
+ * to `table`: pushes past their cluster's own rows. From pg_locks, which every role sees whole.
  */
-async function pushesWaitingForScanLock(db: Executor): Promise<number> {
+async function pushesWaitingForScanLock(db: Executor, table = 'inventory_containers'): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `select count(distinct waiting.pid)::int as n
        from pg_locks waiting
        join pg_locks written on written.pid = waiting.pid
       where waiting.locktype = 'advisory' and not waiting.granted
         and waiting.database = (select oid from pg_database where datname = current_database())
-        and written.granted and written.relation = 'inventory_containers'::regclass`,
+        and written.granted and written.relation = $1::regclass`,
+    [table],
   );
   return rows[0]?.n ?? 0;
 }
@@ -55,6 +57,8 @@ test('pushes to two clusters of one account store their own rows at once, then t
       waiting = await pushesWaitingForScanLock(tx);
     }
     assert.equal(waiting, 2, 'both pushes wrote their containers before waiting for the scan lock');
+    // And their pods' misconfiguration findings, the cluster's own (docs/performance.md, "Fix 47").
+    assert.equal(await pushesWaitingForScanLock(tx, 'findings'), 2, 'both wrote their findings too');
   });
   for (const res of await Promise.all(pushes)) assert.equal(res.status, 200, res.text);
 

@@ -3,7 +3,7 @@
  * its push can have changed (docs/findings.md, "When findings are evaluated"):
  *
  * - Kubernetes push: misconfigurations of the workload objects whose latest version changed
- *   (never the whole cluster); the vulnerabilities of the scanned images, among those whose
+ *   (never the whole cluster), before the account's scan lock (onClusterPush); the vulnerabilities of the scanned images, among those whose
  *   containers the push started, stopped or re-owned, that started or stopped running in the
  *   cluster; the cluster's identity findings when the push touched what identities derive from
  *   (this hook runs after the identities recompute).
@@ -13,7 +13,10 @@
  *
  * @example
  *   const findings = createFindingsEvaluator({ listeners: [recordOutbox] });
- *   createKubernetesIngestService({ db, clusters, listeners: [recomputeIdentitiesOnPush, findings.onKubernetesPush] });
+ *   createKubernetesIngestService({
+ *     db, clusters, clusterListeners: [findings.onClusterPush],
+ *     listeners: [recomputeIdentitiesOnPush, findings.onKubernetesPush],
+ *   });
  */
 import type { Executor } from '../../db/database.js';
 import {
@@ -25,7 +28,7 @@ import {
   vulnerabilityFindings,
   workloadFindings,
 } from '../../engines/findings/index.js';
-import type { KubernetesPushListener } from '../clusters/ingest-service.js';
+import type { ClusterPushListener, KubernetesPushListener } from '../clusters/ingest-service.js';
 import { touchesIdentities } from '../identities/recompute.js';
 import type { KevChangeListener } from '../vulnerabilities/feed-service.js';
 import { applyEvaluation, type EvaluationSummary } from './evaluate.js';
@@ -115,14 +118,25 @@ export function createFindingsEvaluator({
       );
     },
 
-    /** The Kubernetes ingestion hook; register it after recomputeIdentitiesOnPush. */
-    onKubernetesPush: (async (tx, push) => {
+    /**
+     * The Kubernetes ingestion hook run under the cluster's lock alone (ClusterPushListener): the
+     * misconfigurations of the push's workload objects, which are the cluster's own findings.
+     */
+    onClusterPush: (async (tx, push) => {
       const cluster = { accountId: push.accountId, clusterId: push.clusterId };
       const workloads = push.changed
         .filter((change) => isWorkloadKind(change.kind))
         .map((change) => change.uid);
       if (workloads.length > 0)
         await evaluator.evaluateObjects(tx, cluster, [...new Set(workloads)], push.now, push.written);
+    }) satisfies ClusterPushListener,
+
+    /**
+     * The Kubernetes ingestion hook run under the account's scan lock, after
+     * recomputeIdentitiesOnPush: the scanned images' vulnerabilities and the identity findings.
+     */
+    onKubernetesPush: (async (tx, push) => {
+      const cluster = { accountId: push.accountId, clusterId: push.clusterId };
       // Vulnerability findings are per image in the cluster and hold while it runs there: of the
       // scanned images whose containers the push started, stopped or re-owned, only one that
       // started or stopped running can gain or lose a finding. Another workload on an image

@@ -170,6 +170,7 @@ test('listeners get the groups created or reopened, inside the push transaction'
   const service = createKubernetesIngestService({
     db: t.db,
     clusters: t.app.services.clusters,
+    clusterListeners: [evaluator.onClusterPush],
     listeners: [evaluator.onKubernetesPush],
   });
   // As a request would: the session in the system scope, the push in the caller's (src/db/scope.ts).
