@@ -3,10 +3,11 @@
  * its push can have changed (docs/findings.md, "When findings are evaluated"):
  *
  * - Kubernetes push: misconfigurations of the workload objects whose latest version changed
- *   (never the whole cluster), before the account's scan lock (onClusterPush); the vulnerabilities of the scanned images, among those whose
- *   containers the push started, stopped or re-owned, that started or stopped running in the
- *   cluster; the cluster's identity findings when the push touched what identities derive from
- *   (this hook runs after the identities recompute).
+ *   (never the whole cluster), before the account's scan lock (onClusterPush); under it
+ *   (onKubernetesPush), the vulnerabilities of the scanned images, among those whose containers
+ *   the push started, stopped or re-owned, that started or stopped running in the cluster, and
+ *   the cluster's identity findings when the push touched what identities derive from (this hook
+ *   runs after the identities recompute).
  * - Scan push: the scanned image's vulnerability findings, in the clusters where it runs.
  * - Runtime push: runtime findings of the pushed cluster.
  * - KEV import: the images, in every account, holding a CVE that entered or left the catalog.

@@ -105,7 +105,7 @@ export function createInsightService({
   entries: RowBytesCache;
 }) {
   return {
-    /** A page of the list as parts of its body (json-text.ts, sendJsonPieces). */
+    /** A page of the list as parts of its body (json-text.ts, sendJsonJoined). */
     async list(
       actor: Actor,
       accountId: string,
