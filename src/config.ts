@@ -85,6 +85,11 @@ const ConfigSchema = Type.Object({
    * 0 keeps none.
    */
   IDENTITY_TEXT_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
+  /**
+   * MiB of list entries' response bytes (inventory containers) a server keeps between pages, so a
+   * page reads from PostgreSQL only its rows' ids and versions (row-bytes-cache.ts); 0 keeps none.
+   */
+  LIST_ENTRY_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 8 }),
   /** Integrations may call loopback and private addresses (never link-local/metadata); see docs/integrations.md. */
   INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
   /** Webhook deliveries: per-attempt deadline, attempts before giving up, first retry delay (doubles), queue poll. */

@@ -1,6 +1,6 @@
 /** Wires the services of every module from the app's dependencies (factories, no container). */
 import type { AppDeps } from './app.js';
-import { createRowBytesCache } from './http/row-bytes-cache.js';
+import { createRowBytesCache, rowBytesOfTable } from './http/row-bytes-cache.js';
 import { createAccessKeyService } from './modules/access-keys/service.js';
 import { createAccountService } from './modules/accounts/service.js';
 import { createLoginThrottle } from './modules/auth/login-throttle.js';
@@ -30,6 +30,7 @@ export function createServices({ config, db, pepper }: AppDeps) {
     unsafeDisableScoping: config.POSTURE_UNSAFE_DISABLE_APP_SCOPING,
   });
   const identityTextCache = createRowBytesCache({ maxBytes: config.IDENTITY_TEXT_CACHE_MB * 1024 * 1024 });
+  const listEntryCache = createRowBytesCache({ maxBytes: config.LIST_ENTRY_CACHE_MB * 1024 * 1024 });
   const clusters = createClusterService({ db, accounts });
   // Findings follow every ingestion that can change them, inside its transaction (after the
   // identities recompute, which identity findings read); new and reopened groups are queued for
@@ -53,7 +54,12 @@ export function createServices({ config, db, pepper }: AppDeps) {
       listeners: [refreshCveUsageOnPush, recomputeIdentitiesOnPush, findingsEvaluator.onKubernetesPush],
     }),
     resources: createResourceService({ db, accounts, clusters }),
-    inventoryContainers: createInventoryContainerService({ db, accounts }),
+    inventoryContainers: createInventoryContainerService({
+      db,
+      accounts,
+      entries: rowBytesOfTable(listEntryCache, 'inventory_containers'),
+    }),
+    listEntryCache,
     registries: createRegistryService({ db, accounts }),
     clusterActions: createClusterActionService({ db, clusters }),
     identities: createIdentityService({ db, accounts, texts: identityTextCache }),
@@ -65,6 +71,7 @@ export function createServices({ config, db, pepper }: AppDeps) {
       accounts,
       clusters,
       runtimeListeners: [findingsEvaluator.onRuntimePush],
+      listEntries: listEntryCache,
     }),
     ...createVulnerabilityServices({
       config,

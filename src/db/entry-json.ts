@@ -49,6 +49,21 @@ export interface EntryRow {
   entry: string;
 }
 
+/**
+ * A row's id and version: its `xmin`, which every update of the row renews, so bytes kept from the
+ * row at one version are never served for another (http/row-bytes-cache.ts).
+ */
+export interface RowVersion {
+  id: string;
+  row_version: string;
+}
+
+/** A page row read with `entryJson` and its row's version. */
+export type VersionedEntryRow = EntryRow & RowVersion;
+
+/** The select list item of the version of the row read as `alias`. */
+export const rowVersionOf = (alias: string) => `${alias}.xmin::text as row_version`;
+
 const ALIAS = 'api_entry';
 
 export function entryJson<S extends TObject>(schema: S, columns: EntryColumns<S>): EntryJson {

@@ -1,12 +1,13 @@
 /**
  * The row bytes cache (row-bytes-cache.ts) on its own: a text served only at the row version it
  * was kept at, for the account it was kept for, and the byte budget kept by dropping the least
- * recently used. The pages that use it are tested in test/runtime/baseline-json.test.ts and
- * test/identities/identity-bytes.test.ts.
+ * recently used. The pages that use it are tested in test/runtime/baseline-json.test.ts,
+ * test/identities/identity-bytes.test.ts, test/runtime/insight-bytes.test.ts and
+ * test/http/list-entry-bytes.test.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createRowBytesCache } from './row-bytes-cache.js';
+import { createRowBytesCache, rowBytesOfTable } from './row-bytes-cache.js';
 
 const bytes = (n: number, fill = 'x') => Buffer.from(fill.repeat(n));
 
@@ -43,4 +44,24 @@ test('a cache of 0 bytes is off and holds nothing', () => {
   assert.equal(cache.enabled, false);
   cache.keep('acc', 'a', '1', bytes(1));
   assert.deepEqual(cache.size, { entries: 0, bytes: 0 });
+});
+
+test("one cache shared by two tables' lists: each table's ids are its own, the budget is shared", () => {
+  const shared = createRowBytesCache({ maxBytes: 100 });
+  const containers = rowBytesOfTable(shared, 'inventory_containers');
+  const observations = rowBytesOfTable(shared, 'runtime_http_observations');
+  containers.keep('acc', 'same-id', '1', bytes(40, 'c'));
+  assert.equal(observations.get('acc', 'same-id', '1'), undefined, "another table's row of the same id");
+  observations.keep('acc', 'same-id', '1', bytes(40, 'o'));
+  assert.equal(containers.get('acc', 'same-id', '1')?.toString(), 'c'.repeat(40));
+  assert.equal(observations.get('acc', 'same-id', '1')?.toString(), 'o'.repeat(40));
+  assert.deepEqual(containers.size, { entries: 2, bytes: 80 });
+  observations.keep('acc', 'other', '1', bytes(40));
+  assert.equal(
+    containers.get('acc', 'same-id', '1'),
+    undefined,
+    'the least recently used of either table goes',
+  );
+  assert.equal(containers.enabled, true);
+  assert.equal(rowBytesOfTable(createRowBytesCache({ maxBytes: 0 }), 'x').enabled, false);
 });

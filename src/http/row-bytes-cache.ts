@@ -1,10 +1,12 @@
 /**
  * Response bytes of stored texts this server has sent, kept so that the next page holding them
  * reads neither their text from PostgreSQL nor encodes it again: baseline fingerprints (about
- * 43 KB each, docs/performance.md "Fix 31") and whole identities (about 66 KB each at large, with
- * their graph, permissions, risks and raw RBAC objects, "Fix 32"). Reading such texts cost the
- * server its CPU in pg's decoding, the UTF-8 encoding and the collector, and PostgreSQL its
- * detoasting.
+ * 43 KB each, docs/performance.md "Fix 31"), whole identities (about 66 KB each at large, with
+ * their graph, permissions, risks and raw RBAC objects, "Fix 32"), and the entries of lists read
+ * page after page (runtime insights, "Fix 46"; inventory containers and HTTP request observations,
+ * a few hundred bytes each, "Fix 48": `versionedPage`). Reading such texts cost the server its CPU
+ * in pg's decoding, the UTF-8 encoding and the collector, and PostgreSQL its detoasting or its
+ * writing of each entry's JSON.
  *
  * Each text is kept with the version of what it was made from, and served only to a page that read
  * that same version. A version is PostgreSQL's `xmin` of the rows (which every new row version
@@ -18,6 +20,7 @@
  *   const cache = createRowBytesCache({ maxBytes: 16 * 1024 * 1024 });
  *   cache.get(accountId, id, version) ?? cache.keep(accountId, id, version, Buffer.from(text));
  */
+import type { RowVersion } from '../db/entry-json.js';
 
 export interface RowBytesCache {
   /** Whether it may hold anything: a cache of 0 bytes is not asked. */
@@ -70,4 +73,77 @@ export function createRowBytesCache({ maxBytes }: { maxBytes: number }): RowByte
       return { entries: entries.size, bytes: held };
     },
   };
+}
+
+/**
+ * `cache` for the rows of one table: lists of several tables share one budget, and an id is only
+ * ever looked up among its own table's.
+ */
+export function rowBytesOfTable(cache: RowBytesCache, table: string): RowBytesCache {
+  return {
+    enabled: cache.enabled,
+    get: (accountId, id, version) => cache.get(accountId, `${table}/${id}`, version),
+    keep: (accountId, id, version, bytes) => cache.keep(accountId, `${table}/${id}`, version, bytes),
+    get size() {
+      return cache.size;
+    },
+  };
+}
+
+/** How a list reads a page: whole, as ids and versions alone, and rows by id. */
+export interface VersionedPageReads<Row extends RowVersion> {
+  /** the page's rows whole, with their versions, and the list's total */
+  whole(): Promise<{ rows: readonly Row[]; total: number }>;
+  /** the page's rows' ids and versions alone, and the list's total */
+  versions(): Promise<{ rows: readonly RowVersion[]; total: number }>;
+  /** the account's rows `ids`, whole, with their versions */
+  byIds(ids: string[]): Promise<readonly Row[]>;
+}
+
+/**
+ * A page's entries as bytes, in the page's order, and its list's total. With the cache on, the
+ * page is read as ids and versions; entries `cache` holds at those versions come from it, and only
+ * the others are read, by id, made into bytes by `bytesOf` and kept. A row updated or deleted
+ * between those two reads sends the page back to being read whole, rather than mix versions. With
+ * the cache off, the page is read whole, once.
+ *
+ * @example
+ *   const { entries, total } = await versionedPage(cache, accountId, {
+ *     whole: () => repo.listThings(db, accountId, query),
+ *     versions: () => repo.listThingVersions(db, accountId, query),
+ *     byIds: (ids) => repo.thingsByIds(db, accountId, ids),
+ *   }, (row) => Buffer.from(row.entry));
+ *   return offsetListParts(entries, total, query.page);
+ */
+export async function versionedPage<Row extends RowVersion>(
+  cache: RowBytesCache,
+  accountId: string,
+  reads: VersionedPageReads<Row>,
+  bytesOf: (row: Row) => Buffer,
+): Promise<{ entries: Buffer[]; total: number }> {
+  const whole = async () => {
+    const { rows, total } = await reads.whole();
+    return {
+      entries: rows.map((row) => cache.keep(accountId, row.id, row.row_version, bytesOf(row))),
+      total,
+    };
+  };
+  if (!cache.enabled) return whole();
+  const { rows: page, total } = await reads.versions();
+  const held = page.map((row) => cache.get(accountId, row.id, row.row_version));
+  const missing = page.filter((_, index) => held[index] === undefined).map((row) => row.id);
+  if (missing.length === 0) return { entries: held as Buffer[], total };
+  const read = new Map((await reads.byIds(missing)).map((row) => [row.id, row]));
+  const entries: Buffer[] = [];
+  for (const [index, version] of page.entries()) {
+    const kept = held[index];
+    if (kept) {
+      entries.push(kept);
+      continue;
+    }
+    const row = read.get(version.id);
+    if (row?.row_version !== version.row_version) return whole();
+    entries.push(cache.keep(accountId, row.id, row.row_version, bytesOf(row)));
+  }
+  return { entries, total };
 }

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database.js';
-import { type EntryRow, entryJson } from '../../db/entry-json.js';
+import { entryJson, type RowVersion, rowVersionOf, type VersionedEntryRow } from '../../db/entry-json.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
@@ -67,17 +67,26 @@ const SEARCH: TrigramSearch = {
     `(${CONTAINER_SEARCH_FIELDS.map((field) => `(c.${field} collate "default") ilike ${param}`).join(' or ')})`,
 };
 
-export async function listContainers(
+export interface ContainerListQuery {
+  filters: Filters<ContainerFilterKey>;
+  q?: string | undefined;
+  /** how `q` reaches the trigram index (search.ts) */
+  searchPath: SearchPath;
+  sort: Sort<ContainerSortField>;
+  page: OffsetPage;
+}
+
+const ROW_VERSION = rowVersionOf('c');
+
+/**
+ * One page of the list with its total, each row's `select` (from inventory_containers `c`, after
+ * `lateral`) in the list's order.
+ */
+async function containerPage<Row>(
   db: Executor,
   accountId: string,
-  query: {
-    filters: Filters<ContainerFilterKey>;
-    q?: string | undefined;
-    /** how `q` reaches the trigram index (search.ts) */
-    searchPath: SearchPath;
-    sort: Sort<ContainerSortField>;
-    page: OffsetPage;
-  },
+  query: ContainerListQuery,
+  { select, lateral }: { select: string; lateral: string },
 ) {
   const where = new Where('c.account_id = $', accountId);
   for (const [key, values] of query.filters) {
@@ -98,17 +107,44 @@ export async function listContainers(
     keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'inventory_containers'),
   });
   const page = {
-    sql: `select ${ENTRY.select}${countedWithPage ? ', k.total' : ''}
+    sql: `select ${select}${countedWithPage ? ', k.total' : ''}
        from ${keys} k
        join inventory_containers c on c.account_id = k.account_id and c.id = k.id
-       ${ENTRY.lateral}
+       ${lateral}
       ${orderSql(order)}`,
     params: where.params,
   };
   // Unfiltered, the account's total is kept at ingestion: no count of its rows.
-  return listPage<EntryRow>(db, page, {
+  return listPage<Row>(db, page, {
     carried: countedWithPage,
     kept: where.filtered ? undefined : keptTotal(accountId, 'inventory_containers'),
     count,
   });
+}
+
+/** A page of containers, each entry's text and its row's version. */
+export function listContainers(db: Executor, accountId: string, query: ContainerListQuery) {
+  return containerPage<VersionedEntryRow>(db, accountId, query, {
+    select: `c.id, ${ROW_VERSION}, ${ENTRY.select}`,
+    lateral: ENTRY.lateral,
+  });
+}
+
+/**
+ * A page of containers' ids and row versions alone: the server holds most entries' bytes at their
+ * version (row-bytes-cache.ts) and reads the others by id (`containersByIds`).
+ */
+export function listContainerVersions(db: Executor, accountId: string, query: ContainerListQuery) {
+  return containerPage<RowVersion>(db, accountId, query, { select: `c.id, ${ROW_VERSION}`, lateral: '' });
+}
+
+/** The account's containers `ids`: each entry's text and its row's version. */
+export async function containersByIds(db: Executor, accountId: string, ids: readonly string[]) {
+  const { rows } = await db.query<VersionedEntryRow>(
+    `select c.id, ${ROW_VERSION}, ${ENTRY.select}
+       from inventory_containers c ${ENTRY.lateral}
+      where c.account_id = $1 and c.id = any($2::uuid[])`,
+    [accountId, ids],
+  );
+  return rows;
 }

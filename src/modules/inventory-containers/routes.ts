@@ -1,6 +1,6 @@
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { sendJsonText } from '../../http/json-text.js';
+import { sendJsonJoined } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
 import { ContainerList, ContainerListQuery } from './schemas.js';
 import type { InventoryContainerService } from './service.js';
@@ -28,7 +28,7 @@ export function inventoryContainerRoutes(
         sort,
         page: { limit, offset },
       });
-      return sendJsonText(reply, page);
+      return sendJsonJoined(reply, page);
     },
   );
 }

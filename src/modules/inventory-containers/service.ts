@@ -1,13 +1,16 @@
 /**
  * Inventory containers (#8): one entry per container of a live pod, maintained by Kubernetes
  * ingestion (src/ingest/kubernetes/inventory.ts). Filters are exact matches, OR within a key.
- * A page is JSON text: PostgreSQL writes its entries (db/entry-json.ts).
+ * A page is JSON text: PostgreSQL writes its entries (db/entry-json.ts), and the server keeps
+ * their bytes by row version (row-bytes-cache.ts), so a page of entries it holds reads only its
+ * rows' ids and versions.
  */
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { parseFilters } from '../../http/filters.js';
 import { CLUSTER_ID_FILTER, requireClusterIds } from '../../http/ids.js';
-import { type OffsetPage, offsetListText } from '../../http/paging.js';
+import { type OffsetPage, offsetListParts } from '../../http/paging.js';
+import { type RowBytesCache, versionedPage } from '../../http/row-bytes-cache.js';
 import { searchPathFor } from '../../http/search.js';
 import { parseSort } from '../../http/sort.js';
 import type { AccountService } from '../accounts/service.js';
@@ -26,11 +29,15 @@ function parseContainerFilters(raw: string | undefined) {
 export function createInventoryContainerService({
   db,
   accounts,
+  entries,
 }: {
   db: Database;
   accounts: AccountService;
+  /** the list entries' bytes by row version */
+  entries: RowBytesCache;
 }) {
   return {
+    /** A page of the list as parts of its body (json-text.ts, sendJsonJoined). */
     async list(
       actor: Actor,
       accountId: string,
@@ -42,18 +49,24 @@ export function createInventoryContainerService({
       },
     ) {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
-      const { rows, total } = await repo.listContainers(db, account.id, {
+      const list = {
         filters: parseContainerFilters(query.filters),
         q: query.q,
         searchPath: searchPathFor(db.engine),
         sort: parseSort(query.sort, CONTAINER_SORT_FIELDS, 'name:asc'),
         page: query.page,
-      });
-      return offsetListText(
-        rows.map((row) => row.entry),
-        total,
-        query.page,
+      };
+      const { entries: bytes, total } = await versionedPage(
+        entries,
+        account.id,
+        {
+          whole: () => repo.listContainers(db, account.id, list),
+          versions: () => repo.listContainerVersions(db, account.id, list),
+          byIds: (ids) => repo.containersByIds(db, account.id, ids),
+        },
+        (row) => Buffer.from(row.entry),
       );
+      return offsetListParts(bytes, total, query.page);
     },
   };
 }

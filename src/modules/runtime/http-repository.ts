@@ -1,6 +1,12 @@
 /** SQL of runtime_http_observations: merged by ingestion, listed by #5. */
 import type { Executor } from '../../db/database.js';
-import { type EntryColumns, type EntryRow, entryJson } from '../../db/entry-json.js';
+import {
+  type EntryColumns,
+  entryJson,
+  type RowVersion,
+  rowVersionOf,
+  type VersionedEntryRow,
+} from '../../db/entry-json.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { HttpObservation } from '../../engines/runtime/index.js';
 import type { Filters } from '../../http/filters.js';
@@ -121,16 +127,31 @@ export async function upsertObservations(
   }
 }
 
-export async function listObservations(
+export interface ObservationListQuery {
+  clusterIds: string[];
+  filters: Filters<HttpFilterKey>;
+  hasPii: boolean | undefined;
+  q?: string | undefined;
+  page: OffsetPage;
+}
+
+/** Most recently seen first: what a reviewer of live traffic wants on top. */
+const ORDER: ListOrder = [
+  // Qualified: the bare name would be the select list's text of last_seen_at, which no index is
+  // ordered by.
+  { column: 'o.last_seen_at', direction: 'desc' },
+  { column: 'o.id', direction: 'desc' },
+];
+
+/**
+ * One page of the list with its total: each observation's `columns` (over the page's rows `o`, and
+ * after `lateral`), read from `read` of the table with the row's version.
+ */
+async function observationPage<Row>(
   db: Executor,
   accountId: string,
-  query: {
-    clusterIds: string[];
-    filters: Filters<HttpFilterKey>;
-    hasPii: boolean | undefined;
-    q?: string | undefined;
-    page: OffsetPage;
-  },
+  query: ObservationListQuery,
+  { read, columns, lateral }: { read: string; columns: string; lateral: string },
 ) {
   const where = new Where('account_id = $', accountId);
   if (query.clusterIds.length > 0) where.addOneOf('cluster_id', query.clusterIds, 'uuid');
@@ -146,18 +167,44 @@ export async function listObservations(
   const total = !where.filtered
     ? keptRuntimeTotal(accountId, 'runtime_http_observations')
     : countOf(`select count(*) as total from runtime_http_observations where ${where.sql}`, where.params);
-  // Most recently seen first: what a reviewer of live traffic wants on top. Qualified: the bare
-  // name would be the select list's text of last_seen_at, which no index is ordered by.
-  const order: ListOrder = [
-    { column: 'o.last_seen_at', direction: 'desc' },
-    { column: 'o.id', direction: 'desc' },
-  ];
   const rows = pageRange(where, {
-    rows: `select ${COLUMNS} from runtime_http_observations o where ${where.sql}`,
-    order,
+    rows: `select ${read}, ${rowVersionOf('o')} from runtime_http_observations o where ${where.sql}`,
+    order: ORDER,
     page: query.page,
     keptTotal: where.filtered ? undefined : keptRuntimeTotalOf(accountId, 'runtime_http_observations'),
   });
-  const page = `select ${ENTRY.select} from ${rows} o ${ENTRY.lateral} ${orderSql(order)}`;
-  return pageWithTotal<EntryRow>(db, { sql: page, params: where.params }, total);
+  const page = `select ${columns} from ${rows} o ${lateral} ${orderSql(ORDER)}`;
+  return pageWithTotal<Row>(db, { sql: page, params: where.params }, total);
+}
+
+/** A page of observations, each entry's text and its row's version. */
+export function listObservations(db: Executor, accountId: string, query: ObservationListQuery) {
+  return observationPage<VersionedEntryRow>(db, accountId, query, {
+    read: COLUMNS,
+    columns: `o.id, o.row_version, ${ENTRY.select}`,
+    lateral: ENTRY.lateral,
+  });
+}
+
+/**
+ * A page of observations' ids and row versions alone: the server holds most entries' bytes at
+ * their version (row-bytes-cache.ts) and reads the others by id (`observationsByIds`).
+ */
+export function listObservationVersions(db: Executor, accountId: string, query: ObservationListQuery) {
+  return observationPage<RowVersion>(db, accountId, query, {
+    read: 'id, last_seen_at',
+    columns: 'o.id, o.row_version',
+    lateral: '',
+  });
+}
+
+/** The account's observations `ids`: each entry's text and its row's version. */
+export async function observationsByIds(db: Executor, accountId: string, ids: readonly string[]) {
+  const { rows } = await db.query<VersionedEntryRow>(
+    `select o.id, ${rowVersionOf('o')}, ${ENTRY.select}
+       from runtime_http_observations o ${ENTRY.lateral}
+      where o.account_id = $1 and o.id = any($2::uuid[])`,
+    [accountId, ids],
+  );
+  return rows;
 }

@@ -1,5 +1,7 @@
 /** SQL of runtime_insights: upserted by ingestion, read by the insight list and detail (#6). */
+
 import type { Executor } from '../../db/database.js';
+import type { RowVersion } from '../../db/entry-json.js';
 import type { AnalysisRecord, RuntimeInsight, Severity } from '../../engines/runtime/index.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
@@ -158,10 +160,7 @@ export async function findInsight(db: Executor, accountId: string, id: string) {
 }
 
 /** An insight's row version (`xmin`), which every update of the row renews. */
-export interface InsightVersion {
-  id: string;
-  row_version: string;
-}
+export type InsightVersion = RowVersion;
 
 export type VersionedInsight = InsightRow & InsightVersion;
 

@@ -4,14 +4,14 @@
  * baseline and ongoing fingerprints, rendered by the engine from the workload container's state and
  * truncated by `children_limit` and `most_recent_limit`.
  */
-import type { Database, Executor } from '../../db/database.js';
+import type { Database } from '../../db/database.js';
 import { buildRuntimeInsight, type Fingerprint } from '../../engines/runtime/index.js';
 import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { parseFilters, parseList } from '../../http/filters.js';
 import { CLUSTER_ID_FILTER, iso, isUuid, requireClusterIds } from '../../http/ids.js';
 import { type OffsetPage, offsetListParts } from '../../http/paging.js';
-import type { RowBytesCache } from '../../http/row-bytes-cache.js';
+import { type RowBytesCache, versionedPage } from '../../http/row-bytes-cache.js';
 import { parseSort } from '../../http/sort.js';
 import type { AccountService } from '../accounts/service.js';
 import { inventoryContainerId } from './container-ids.js';
@@ -48,46 +48,6 @@ export function toApiInsightSummary(row: repo.InsightRow) {
 /** A list entry, as the route's serializer (compiled from the entry's schema) takes it. */
 export type InsightSummary = ReturnType<typeof toApiInsightSummary>;
 export type SerializeInsight = (entry: InsightSummary) => string;
-
-/**
- * Each entry's bytes, in the page's order: from the cache at the row's version, or serialized from
- * the row read by id and kept. Undefined when a row was updated or deleted between the page's read
- * and this one: the caller then reads the page again, whole.
- */
-async function entryBytesOf(
-  db: Executor,
-  cache: RowBytesCache,
-  accountId: string,
-  page: readonly repo.InsightVersion[],
-  serialize: SerializeInsight,
-): Promise<Buffer[] | undefined> {
-  const held = page.map((row) => cache.get(accountId, row.id, row.row_version));
-  const missing = page.filter((_, index) => held[index] === undefined);
-  if (missing.length === 0) return held as Buffer[];
-  const read = new Map(
-    (
-      await repo.insightsByIds(
-        db,
-        accountId,
-        missing.map((row) => row.id),
-      )
-    ).map((row) => [row.id, row]),
-  );
-  const bytes: Buffer[] = [];
-  for (const [index, version] of page.entries()) {
-    const kept = held[index];
-    if (kept) {
-      bytes.push(kept);
-      continue;
-    }
-    const row = read.get(version.id);
-    if (row?.row_version !== version.row_version) return undefined;
-    bytes.push(
-      cache.keep(accountId, row.id, row.row_version, Buffer.from(serialize(toApiInsightSummary(row)))),
-    );
-  }
-  return bytes;
-}
 
 const withContainerId = (fingerprint: Fingerprint, id: string): Fingerprint => ({
   ...fingerprint,
@@ -128,18 +88,17 @@ export function createInsightService({
         sort: parseSort(query.sort, INSIGHT_SORT_FIELDS, 'updated_at:desc'),
         page: query.page,
       };
-      const whole = async () => {
-        const { rows, total } = await repo.listInsights(db, account.id, list);
-        const bytes = rows.map((row) =>
-          entries.keep(account.id, row.id, row.row_version, Buffer.from(serialize(toApiInsightSummary(row)))),
-        );
-        return offsetListParts(bytes, total, query.page);
-      };
-      if (!entries.enabled) return whole();
-      const { rows, total } = await repo.listInsightVersions(db, account.id, list);
-      const bytes = await entryBytesOf(db, entries, account.id, rows, serialize);
-      // A row updated or deleted between the two reads: the page again, whole.
-      return bytes ? offsetListParts(bytes, total, query.page) : whole();
+      const { entries: bytes, total } = await versionedPage(
+        entries,
+        account.id,
+        {
+          whole: () => repo.listInsights(db, account.id, list),
+          versions: () => repo.listInsightVersions(db, account.id, list),
+          byIds: (ids) => repo.insightsByIds(db, account.id, ids),
+        },
+        (row) => Buffer.from(serialize(toApiInsightSummary(row))),
+      );
+      return offsetListParts(bytes, total, query.page);
     },
 
     async get(

@@ -4,7 +4,7 @@
  */
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { lazySerializer, sendJsonJoined, sendJsonPieces, sendJsonText } from '../../http/json-text.js';
+import { lazySerializer, sendJsonJoined, sendJsonPieces } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
 import { BaselineEntrySchema, BaselineList, BaselineListQuery } from './baseline-schemas.js';
 import type { BaselineEntry } from './baseline-service.js';
@@ -68,7 +68,7 @@ export function runtimeRoutes(app: Api, services: RuntimeServices): void {
         filters,
         page: { limit, offset },
       });
-      return sendJsonText(reply, page);
+      return sendJsonJoined(reply, page);
     },
   );
 

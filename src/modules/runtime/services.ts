@@ -10,7 +10,7 @@ import {
   type LlmAnalyserConfig,
   llmAnalyserConfigFromEnv,
 } from '../../engines/runtime/index.js';
-import { createRowBytesCache } from '../../http/row-bytes-cache.js';
+import { createRowBytesCache, type RowBytesCache, rowBytesOfTable } from '../../http/row-bytes-cache.js';
 import type { AccountService } from '../accounts/service.js';
 import type { ClusterService } from '../clusters/service.js';
 import { createBaselineService } from './baseline-service.js';
@@ -43,6 +43,8 @@ export function createRuntimeServices(deps: {
   clusters: ClusterService;
   /** run inside each runtime push's transaction (the findings evaluation) */
   runtimeListeners?: readonly RuntimePushListener[];
+  /** list entries' bytes by row version, shared with other lists (LIST_ENTRY_CACHE_MB) */
+  listEntries: RowBytesCache;
 }) {
   const { config, db, accounts, clusters } = deps;
   const llm = llmConfigOf(config);
@@ -67,7 +69,11 @@ export function createRuntimeServices(deps: {
     runtimeInsightCache,
     runtimeBaselines: createBaselineService({ db, accounts, fingerprints: baselineFingerprintCache }),
     baselineFingerprintCache,
-    runtimeHttpObservations: createHttpObservationService({ db, accounts }),
+    runtimeHttpObservations: createHttpObservationService({
+      db,
+      accounts,
+      entries: rowBytesOfTable(deps.listEntries, 'runtime_http_observations'),
+    }),
     runtimeSettings: createRuntimeSettingsService({ db, accounts }),
     runtimeLlmQueue,
     runtimeWindowSweep: createWindowSweep({
