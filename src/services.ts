@@ -78,6 +78,7 @@ export function createServices({ config, db, pepper }: AppDeps) {
       db,
       accounts,
       clusters,
+      listEntries: listEntryCache,
       scanListeners: [findingsEvaluator.onScanPush],
       kevListeners: [findingsEvaluator.onKevChange],
     }),

@@ -1,10 +1,11 @@
 /**
- * Pages of inventory containers and of HTTP request observations are assembled from each entry's
- * bytes, which the server keeps by the row's version (row-bytes-cache.ts, versionedPage;
- * docs/performance.md "Fix 48"). Whether its entries came from the cache, from rows read by id, or
- * from a page read whole, a body must be the bytes of the page read whole with no cache at all; the
- * harness also validates every body against /openapi.json. A row rewritten since it was kept is a
- * new row version, and is read again; another tenant's pages never hold this one's entries.
+ * Pages of inventory containers, inventory packages and HTTP request observations are assembled
+ * from each entry's bytes, which the server keeps by the row's version (row-bytes-cache.ts,
+ * versionedPage; docs/performance.md "Fix 48" and "Fix 49"). Whether its entries came from the
+ * cache, from rows read by id, or from a page read whole, a body must be the bytes of the page read
+ * whole with no cache at all; the harness also validates every body against /openapi.json. A row
+ * rewritten since it was kept is a new row version, and is read again; so is a package whose
+ * `in_use` changed while its row did not; another tenant's pages never hold this one's entries.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -16,10 +17,12 @@ import { createRowBytesCache, type RowBytesCache } from '../../src/http/row-byte
 import type { AccountService } from '../../src/modules/accounts/service.js';
 import { createInventoryContainerService } from '../../src/modules/inventory-containers/service.js';
 import { createHttpObservationService } from '../../src/modules/runtime/http-service.js';
+import { createPackageService } from '../../src/modules/vulnerabilities/package-service.js';
 import { createCluster, pushSampleCluster } from '../ingest/sample.js';
 import { pushOk } from '../runtime/support.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
 import { recordingDb } from '../support/recording-db.js';
+import { pushScan, SCAN_FILES, scanText } from '../vulnerabilities/support.js';
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -34,6 +37,10 @@ before(async () => {
     const cluster = await createCluster(t, target.token, target.accountId, 'prod');
     await pushSampleCluster(t, target.token, target.accountId, cluster.id);
     await pushOk(t, { ...target, clusterId: cluster.id }, syntheticStream(3000));
+    for (const file of SCAN_FILES) {
+      const res = await pushScan(t, { ...target, clusterId: cluster.id }, scanText(file));
+      assert.equal(res.status, 200, res.text);
+    }
   }
 });
 after(() => t.close());
@@ -47,6 +54,8 @@ interface CachedList {
   table: string;
   /** queries of the kinds the list serves: the first page, a later one, filtered, searched, past the end */
   pages: string[];
+  /** a `q` among `pages`, as `?q=<search>` */
+  search: string;
   /** a page 1 through the list's service on `db`, with `cache` */
   page(db: Database, cache: RowBytesCache, query?: ListQuery): Promise<(string | Buffer)[]>;
   /** a column whose rewrite shows in the entries */
@@ -69,6 +78,7 @@ const LISTS: CachedList[] = [
       '?q=api',
       '?offset=1000',
     ],
+    search: 'api',
     page: (db, entries, query = {}) =>
       createInventoryContainerService({ db, accounts: accounts(), entries }).list(
         {} as Actor,
@@ -88,6 +98,7 @@ const LISTS: CachedList[] = [
       '?q=api',
       '?offset=1000',
     ],
+    search: 'api',
     page: (db, entries, query = {}) =>
       createHttpObservationService({ db, accounts: accounts(), entries }).list(
         {} as Actor,
@@ -95,6 +106,26 @@ const LISTS: CachedList[] = [
         { ...query, page: { limit: 100, offset: 0 } },
       ),
     text: 'path',
+  },
+  {
+    name: 'inventory packages',
+    path: 'inventory_packages',
+    table: 'vulnerability_packages',
+    pages: [
+      '',
+      '?limit=3&offset=2',
+      '?sort=critical_count:desc&limit=5',
+      `?filters=${encodeURIComponent('in_use:true')}`,
+      '?q=lib',
+      '?offset=1000',
+    ],
+    search: 'lib',
+    page: (db, entries, query = {}) =>
+      createPackageService({ db, accounts: accounts(), entries }).list({} as Actor, tenant.accountId, {
+        ...query,
+        page: { limit: 100, offset: 0 },
+      }),
+    text: 'name',
   },
 ];
 
@@ -141,7 +172,7 @@ for (const list of LISTS) {
       assert.deepEqual(cache.size, kept, 'a second read of the same pages keeps nothing new');
 
       assert.equal(await pageOf(t.db, 0), first[0]);
-      assert.equal(await pageOf(t.db, 0, { q: 'api' }), first[list.pages.indexOf('?q=api')]);
+      assert.equal(await pageOf(t.db, 0, { q: list.search }), first[list.pages.indexOf(`?q=${list.search}`)]);
 
       const ids = new Set(entries.map((entry) => entry.id));
       const theirs = JSON.parse((await bodies(other))[0]!).entries as { id: string }[];
@@ -153,11 +184,12 @@ for (const list of LISTS) {
       await bodies();
       await bodies(other);
       await withSystemScope(() =>
-        t.db.query(`update ${list.table} set ${list.text} = 'rewritten-text' where account_id = $1`, [
+        // Each row its own text: a package's name and version are unique in its account.
+        t.db.query(`update ${list.table} set ${list.text} = 'rewritten-text-' || id where account_id = $1`, [
           tenant.accountId,
         ]),
       );
-      assert.match((await bodies())[0]!, new RegExp(`"${list.text}":"rewritten-text"`));
+      assert.match((await bodies())[0]!, new RegExp(`"${list.text}":"rewritten-text-`));
       assert.doesNotMatch((await bodies(other))[0]!, /rewritten-text/);
     });
 
@@ -199,3 +231,41 @@ for (const list of LISTS) {
     });
   });
 }
+
+test("a package's in_use follows its images' workloads while its row stays as it was", async () => {
+  const url = `/accounts/${tenant.accountId}/inventory_packages?limit=1000`;
+  const page = async () => {
+    const res = await t.request({ method: 'GET', url, token: tenant.adminToken });
+    assert.equal(res.status, 200, res.text);
+    return res;
+  };
+  const inUse = (text: string) =>
+    (JSON.parse(text).entries as { in_use: boolean }[]).filter((entry) => entry.in_use).length;
+  const rowVersions = () =>
+    withSystemScope(async () => {
+      const { rows } = await t.db.query<{ v: string }>(
+        "select string_agg(xmin::text, ',' order by id) as v from vulnerability_packages where account_id = $1",
+        [tenant.accountId],
+      );
+      return rows[0]!.v;
+    });
+  const kept = (await page()).text;
+  assert.ok(inUse(kept) > 0, 'the sample cluster runs scanned images');
+  const versions = await rowVersions();
+
+  // What pod churn does to the images' usage: no container of the account runs them any more.
+  await withSystemScope(() =>
+    t.db.query('delete from vulnerability_image_workloads where account_id = $1', [tenant.accountId]),
+  );
+  assert.equal(await rowVersions(), versions, 'no package row was written');
+  const now = (await page()).text;
+  assert.equal(inUse(now), 0);
+  const whole = await withSystemScope(() =>
+    createPackageService({
+      db: t.db,
+      accounts: accounts(),
+      entries: createRowBytesCache({ maxBytes: 0 }),
+    }).list({} as Actor, tenant.accountId, { page: { limit: 1000, offset: 0 } }),
+  );
+  assert.equal(now, joined(whole));
+});

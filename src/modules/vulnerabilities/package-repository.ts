@@ -4,7 +4,7 @@
  * it follows pod churn without any write on the package rows.
  */
 import type { Executor } from '../../db/database.js';
-import { type EntryRow, entryJson } from '../../db/entry-json.js';
+import { entryJson, type RowVersion, type VersionedEntryRow } from '../../db/entry-json.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import {
@@ -62,12 +62,18 @@ const IN_USE_OF_ROW = `coalesce((select true from vulnerability_image_packages i
 const COLUMNS = `p.id, p.name, p.version, p.images_count, p.critical_count, p.high_count, p.medium_count,
   p.low_count, p.negligible_count, p.unspecified_count, p.total_vulerabilities_count`;
 
+/**
+ * `in_use` of a page's row `p`, as `u.in_use`: its entry and its version both read it. `offset 0`
+ * keeps the planner from pulling the subquery up into each reference, which would probe twice.
+ */
+const IN_USE_LATERAL = `cross join lateral (select ${IN_USE_OF_ROW} as in_use offset 0) u`;
+
 /** A page row (the page's `p`) as the API's JSON text, written by PostgreSQL (db/entry-json.ts). */
 const ENTRY = entryJson(InventoryPackageSchema, {
   id: 'p.id',
   name: 'p.name',
   version: 'p.version',
-  in_use: IN_USE_OF_ROW,
+  in_use: 'u.in_use',
   images_count: 'p.images_count',
   critical_count: 'p.critical_count',
   high_count: 'p.high_count',
@@ -77,6 +83,20 @@ const ENTRY = entryJson(InventoryPackageSchema, {
   unspecified_count: 'p.unspecified_count',
   total_vulerabilities_count: 'p.total_vulerabilities_count',
 });
+
+/**
+ * An entry's version (row-bytes-cache.ts): the package row's `xmin` and its `in_use`, which comes
+ * from other tables and changes with the pods while the row stays as it was. `xmin` is the
+ * table row's, read as `row_xmin` by the page's rows.
+ */
+const ROW_VERSION = `concat(p.row_xmin, '/', u.in_use) as row_version`;
+
+/** `row_xmin` of rows read from the table `p`. */
+const XMIN_OF_TABLE_ROW = 'p.xmin::text as row_xmin';
+
+/** `row_xmin` of a search function's rows `p`, which carry no system columns: the table row's. */
+const XMIN_OF_SEARCHED_ROW = `(select v.xmin::text from vulnerability_packages v
+   where v.account_id = p.account_id and v.id = p.id) as row_xmin`;
 
 /** Name sorts tie-break on version, count sorts on name then version; id last, so paging is stable. */
 function listOrder(sort: Sort<PackageSortField>): ListOrder {
@@ -133,7 +153,16 @@ const SEARCH: TrigramSearch = {
   fieldByField: (param) => `(p.name ilike ${param} or p.version ilike ${param})`,
 };
 
-export async function listPackages(db: Executor, accountId: string, query: PackageQuery) {
+/**
+ * One page of the list with its total, each row's `select` (over the page's rows `p` and their
+ * `u.in_use`, after `lateral`) in the list's order.
+ */
+async function packagePage<Row>(
+  db: Executor,
+  accountId: string,
+  query: PackageQuery,
+  { select, lateral }: { select: string; lateral: string },
+) {
   const { where, searched, kept } = whereOf(accountId, query);
   const { rows, countedWithPage } = searched;
   const count = countOf(
@@ -144,23 +173,55 @@ export async function listPackages(db: Executor, accountId: string, query: Packa
   // Searched through the trigram index, the page's rows count every match too: the page carries
   // its total.
   const order = listOrder(query.sort);
+  const xmin = rows === SEARCH.table ? XMIN_OF_TABLE_ROW : XMIN_OF_SEARCHED_ROW;
   const pageRows = pageRange(where, {
-    rows: `select p.account_id, ${COLUMNS}${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from ${rows} p where ${where.sql}`,
+    rows: `select p.account_id, ${xmin}, ${COLUMNS}${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from ${rows} p where ${where.sql}`,
     order,
     page: query.page,
     keptTotal: kept === undefined ? undefined : keptTotalOf(accountId, kept),
   });
   const page = {
     sql: `${query.inUse !== undefined ? IN_USE_IMAGES : ''}
-    select ${ENTRY.select}${countedWithPage ? ', p.total' : ''}
+    select ${select}${countedWithPage ? ', p.total' : ''}
       from ${pageRows} p
-      ${ENTRY.lateral}
+      ${IN_USE_LATERAL}
+      ${lateral}
      ${orderSql(order)}`,
     params: where.params,
   };
-  return listPage<EntryRow>(db, page, {
+  return listPage<Row>(db, page, {
     carried: countedWithPage,
     kept: kept === undefined ? undefined : keptTotal(accountId, kept),
     count,
   });
+}
+
+/** A page of packages: each entry's text and its version. */
+export function listPackages(db: Executor, accountId: string, query: PackageQuery) {
+  return packagePage<VersionedEntryRow>(db, accountId, query, {
+    select: `p.id, ${ROW_VERSION}, ${ENTRY.select}`,
+    lateral: ENTRY.lateral,
+  });
+}
+
+/**
+ * A page of packages' ids and versions alone: the server holds most entries' bytes at their version
+ * (row-bytes-cache.ts) and reads the others by id (`packagesByIds`).
+ */
+export function listPackageVersions(db: Executor, accountId: string, query: PackageQuery) {
+  return packagePage<RowVersion>(db, accountId, query, { select: `p.id, ${ROW_VERSION}`, lateral: '' });
+}
+
+/** The account's packages `ids`: each entry's text and its version. */
+export async function packagesByIds(db: Executor, accountId: string, ids: readonly string[]) {
+  const { rows } = await db.query<VersionedEntryRow>(
+    `select p.id, ${ROW_VERSION}, ${ENTRY.select}
+       from (select p.account_id, ${XMIN_OF_TABLE_ROW}, ${COLUMNS}
+               from vulnerability_packages p
+              where p.account_id = $1 and p.id = any($2::uuid[])) p
+       ${IN_USE_LATERAL}
+       ${ENTRY.lateral}`,
+    [accountId, ids],
+  );
+  return rows;
 }

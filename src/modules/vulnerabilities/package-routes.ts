@@ -1,6 +1,6 @@
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { sendJsonText } from '../../http/json-text.js';
+import { sendJsonJoined } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
 import { PackageFacetList, PackageList, PackageListQuery } from './package-schemas.js';
 import type { PackageService } from './package-service.js';
@@ -25,7 +25,7 @@ export function packageRoutes(app: Api, { packages }: { packages: PackageService
         sort,
         page: { limit, offset },
       });
-      return sendJsonText(reply, page);
+      return sendJsonJoined(reply, page);
     },
   );
 

@@ -1,13 +1,16 @@
 /**
  * Inventory packages (#9) and their facets (#10): one row per package name + version of the
  * account, maintained by scan ingestion; `in_use` follows the live containers at read time. A
- * page is JSON text: PostgreSQL writes its entries (db/entry-json.ts).
+ * page is JSON text: PostgreSQL writes its entries (db/entry-json.ts), and the server keeps their
+ * bytes by version (the row's and its `in_use`, row-bytes-cache.ts), so a page of entries it holds
+ * reads only its rows' ids and versions.
  */
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { booleanFilter, parseFilters } from '../../http/filters.js';
-import { type OffsetPage, offsetListText } from '../../http/paging.js';
+import { type OffsetPage, offsetListParts } from '../../http/paging.js';
+import { type RowBytesCache, versionedPage } from '../../http/row-bytes-cache.js';
 import { searchPathFor } from '../../http/search.js';
 import { parseSort } from '../../http/sort.js';
 import { SEVERITIES, type Severity } from '../../ingest/vulnerabilities/severity.js';
@@ -29,8 +32,18 @@ export function severityFilter(values: string[] | undefined): Severity[] {
   return [...new Set(severities as Severity[])];
 }
 
-export function createPackageService({ db, accounts }: { db: Database; accounts: AccountService }) {
+export function createPackageService({
+  db,
+  accounts,
+  entries,
+}: {
+  db: Database;
+  accounts: AccountService;
+  /** the list entries' bytes by version */
+  entries: RowBytesCache;
+}) {
   return {
+    /** A page of the list as parts of its body (json-text.ts, sendJsonJoined). */
     async list(
       actor: Actor,
       accountId: string,
@@ -43,7 +56,7 @@ export function createPackageService({ db, accounts }: { db: Database; accounts:
     ) {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
       const filters = parseFilters(query.filters, PACKAGE_FILTER_KEYS);
-      const { rows, total } = await repo.listPackages(db, account.id, {
+      const list = {
         filters,
         inUse: booleanFilter('in_use', filters.get('in_use')),
         severities: severityFilter(filters.get('severity')),
@@ -51,12 +64,18 @@ export function createPackageService({ db, accounts }: { db: Database; accounts:
         searchPath: searchPathFor(db.engine),
         sort: parseSort(query.sort, PACKAGE_SORT_FIELDS, 'name:asc'),
         page: query.page,
-      });
-      return offsetListText(
-        rows.map((row) => row.entry),
-        total,
-        query.page,
+      };
+      const { entries: bytes, total } = await versionedPage(
+        entries,
+        account.id,
+        {
+          whole: () => repo.listPackages(db, account.id, list),
+          versions: () => repo.listPackageVersions(db, account.id, list),
+          byIds: (ids) => repo.packagesByIds(db, account.id, ids),
+        },
+        (row) => Buffer.from(row.entry),
       );
+      return offsetListParts(bytes, total, query.page);
     },
 
     async facets(actor: Actor, accountId: string) {

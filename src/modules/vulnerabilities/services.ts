@@ -1,6 +1,7 @@
 /** The services of scan ingestion, the package and CVE reports, and the feeds, for src/services.ts. */
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
+import { type RowBytesCache, rowBytesOfTable } from '../../http/row-bytes-cache.js';
 import type { AccountService } from '../accounts/service.js';
 import type { ClusterService } from '../clusters/service.js';
 import { createCveReportService } from './cve-report-service.js';
@@ -13,6 +14,8 @@ export function createVulnerabilityServices(deps: {
   db: Database;
   accounts: AccountService;
   clusters: ClusterService;
+  /** list entries' bytes by version, shared with other lists (LIST_ENTRY_CACHE_MB) */
+  listEntries: RowBytesCache;
   /** run inside each stored scan's transaction (the findings evaluation) */
   scanListeners?: readonly ScanPushListener[];
   /** run inside a KEV import's transaction with the CVEs that entered or left the catalog */
@@ -25,7 +28,11 @@ export function createVulnerabilityServices(deps: {
       clusters,
       listeners: deps.scanListeners ?? [],
     }),
-    packages: createPackageService({ db, accounts }),
+    packages: createPackageService({
+      db,
+      accounts,
+      entries: rowBytesOfTable(deps.listEntries, 'vulnerability_packages'),
+    }),
     cveReport: createCveReportService({ db, accounts }),
     feeds: createFeedService({
       db,
