@@ -20,9 +20,9 @@ import type { WorkloadContainerState } from '../../engines/runtime/index.js';
 import { applyRuntimePush } from './apply-push.js';
 import { lockRuntimeOfCluster } from './ingest-service.js';
 import { loadRuntimeSettings } from './settings-service.js';
-import { createStateCache } from './state-cache.js';
+import { createStateCache, type StateCache } from './state-cache.js';
 
-/** The cache is off by default (RUNTIME_STATE_CACHE_MB): these tests turn it on, at its old budget. */
+/** The cache's default budget (RUNTIME_STATE_CACHE_MB), stated: these tests depend on it being on. */
 const CACHE_MB = 16;
 const CACHE_CHARS = CACHE_MB * 1024 * 1024;
 
@@ -163,28 +163,36 @@ describe('state cache with the database', () => {
     assert.equal((await storedRow(target.accountId)).state.baseline.eventCount, 1002);
   });
 
+  /** What the ingest service does: the cluster's lock, then the push, in one transaction. */
+  const pushWith = (
+    cache: StateCache,
+    target: RuntimeTarget & { userId: string },
+    batch: ReturnType<typeof events>,
+    fail = false,
+  ) =>
+    t.db.transaction(async (tx) => {
+      await lockRuntimeOfCluster(tx, target.clusterId);
+      const outcome = await applyRuntimePush(
+        tx,
+        {
+          accountId: target.accountId,
+          clusterId: target.clusterId,
+          userId: target.userId,
+          settings: await loadRuntimeSettings(tx, target.accountId),
+          now: new Date(),
+        },
+        batch,
+        cache,
+      );
+      if (fail) throw new Error('the push fails after its states were advanced');
+      return outcome;
+    });
+
   test('a push rolled back after advancing a held state leaves the cache without it', async () => {
     const target = await freshTarget();
     const cache = createStateCache({ maxChars: CACHE_CHARS });
-    // What the ingest service does: the cluster's lock, the push, and the states kept after commit.
-    const push = (batch: ReturnType<typeof events>, fail = false) =>
-      t.db.transaction(async (tx) => {
-        await lockRuntimeOfCluster(tx, target.clusterId);
-        const outcome = await applyRuntimePush(
-          tx,
-          {
-            accountId: target.accountId,
-            clusterId: target.clusterId,
-            userId: target.userId,
-            settings: await loadRuntimeSettings(tx, target.accountId),
-            now: new Date(),
-          },
-          batch,
-          cache,
-        );
-        if (fail) throw new Error('the push fails after its states were advanced');
-        return outcome;
-      });
+    const push = (batch: ReturnType<typeof events>, fail = false) => pushWith(cache, target, batch, fail);
+    // The states are kept only after the commit, as the ingest service keeps them.
     const pushAndKeep = async (batch: ReturnType<typeof events>) => {
       for (const s of (await push(batch)).storedStates) cache.keep(s.id, s.version, s.state, s.chars);
     };
@@ -194,6 +202,24 @@ describe('state cache with the database', () => {
     assert.equal(cache.size.states, 0);
     await pushAndKeep(events(10, 2));
     assert.equal((await storedRow(target.accountId)).state.baseline.eventCount, 5, 'counted once');
+    cache.close();
+  });
+
+  test('with the cache off (RUNTIME_STATE_CACHE_MB=0) every push reads its states back', async () => {
+    const target = await freshTarget();
+    const cache = createStateCache({ maxChars: 0 });
+    for (const batch of [events(0, 3), events(10, 2)]) {
+      for (const s of (await pushWith(cache, target, batch)).storedStates) {
+        cache.keep(s.id, s.version, s.state, s.chars);
+      }
+      assert.equal(cache.size.states, 0, 'nothing is held');
+    }
+    const { id, version, state } = await storedRow(target.accountId);
+    assert.deepEqual(cache.heldVersions([id]), { ids: [], versions: [] });
+    assert.equal(state.baseline.eventCount, 5, 'the second push advanced the stored state');
+    // The rows' state_version still moves with every write: a server with the cache on relies on it.
+    await pushWith(cache, target, events(20, 1));
+    assert.notEqual((await storedRow(target.accountId)).version, version);
     cache.close();
   });
 });

@@ -9,8 +9,9 @@
  * and put back only after the push's transaction committed: a push that fails leaves nothing
  * behind that its rollback undid. The cache is bounded by the JSON size of what it holds, and
  * forgets states not pushed to for a while, so a server that stopped receiving runtime events
- * holds none. Its budget is `RUNTIME_STATE_CACHE_MB`, 0 (none) by default: on a local PostgreSQL
- * the CPU it saved was within measurement noise, and it kept memory (docs/performance.md, "Fix 20").
+ * holds none. Its budget is `RUNTIME_STATE_CACHE_MB`, 16 MiB by default: reading the states back
+ * and parsing them was 8% of a push's server CPU with PostgreSQL on the same host, and costs more
+ * where it is on another (docs/performance.md, "Fix 20" and "Fix 50").
  *
  * @example
  *   const cache = createStateCache({ maxChars: 16 * 1024 * 1024 });

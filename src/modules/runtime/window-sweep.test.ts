@@ -29,7 +29,7 @@ import { loadRuntimeSettings } from './settings-service.js';
 import { createStateCache } from './state-cache.js';
 import { createWindowSweep, SWEEP_CREATED_BY, type SweepOutcome } from './window-sweep.js';
 
-/** The cache is off by default (RUNTIME_STATE_CACHE_MB): these tests turn it on, at its old budget. */
+/** The cache's default budget (RUNTIME_STATE_CACHE_MB), stated: these tests depend on it being on. */
 const CACHE_MB = 16;
 const CACHE_CHARS = CACHE_MB * 1024 * 1024;
 
