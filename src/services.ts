@@ -53,7 +53,12 @@ export function createServices({ config, db, pepper }: AppDeps) {
       clusterListeners: [findingsEvaluator.onClusterPush],
       listeners: [refreshCveUsageOnPush, recomputeIdentitiesOnPush, findingsEvaluator.onKubernetesPush],
     }),
-    resources: createResourceService({ db, accounts, clusters }),
+    resources: createResourceService({
+      db,
+      accounts,
+      clusters,
+      entries: rowBytesOfTable(listEntryCache, 'cluster_resources'),
+    }),
     inventoryContainers: createInventoryContainerService({
       db,
       accounts,

@@ -1,7 +1,7 @@
 /**
- * Pages of inventory containers, inventory packages and HTTP request observations are assembled
- * from each entry's bytes, which the server keeps by the row's version (row-bytes-cache.ts,
- * versionedPage; docs/performance.md "Fix 48" and "Fix 49"). Whether its entries came from the
+ * Pages of inventory containers, inventory packages, resources and HTTP request observations are
+ * assembled from each entry's bytes, which the server keeps by the row's version
+ * (row-bytes-cache.ts, versionedPage; docs/performance.md "Fix 48", "Fix 49" and "Fix 51"). Whether its entries came from the
  * cache, from rows read by id, or from a page read whole, a body must be the bytes of the page read
  * whole with no cache at all; the harness also validates every body against /openapi.json. A row
  * rewritten since it was kept is a new row version, and is read again; so is a package whose
@@ -15,7 +15,9 @@ import { syntheticStream } from '../../src/engines/runtime/sample/bench.js';
 import type { Actor } from '../../src/http/actor.js';
 import { createRowBytesCache, type RowBytesCache } from '../../src/http/row-bytes-cache.js';
 import type { AccountService } from '../../src/modules/accounts/service.js';
+import type { ClusterService } from '../../src/modules/clusters/service.js';
 import { createInventoryContainerService } from '../../src/modules/inventory-containers/service.js';
+import { createResourceService } from '../../src/modules/resources/service.js';
 import { createHttpObservationService } from '../../src/modules/runtime/http-service.js';
 import { createPackageService } from '../../src/modules/vulnerabilities/package-service.js';
 import { createCluster, pushSampleCluster } from '../ingest/sample.js';
@@ -45,8 +47,8 @@ before(async () => {
 });
 after(() => t.close());
 
-/** What a page of the list's service takes besides its page. */
-type ListQuery = { q?: string; filters?: string };
+/** What a page of the list's service takes besides its page (`q`, `filters`, a resource filter). */
+type ListQuery = Record<string, string>;
 
 interface CachedList {
   name: string;
@@ -54,8 +56,12 @@ interface CachedList {
   table: string;
   /** queries of the kinds the list serves: the first page, a later one, filtered, searched, past the end */
   pages: string[];
-  /** a `q` among `pages`, as `?q=<search>` */
-  search: string;
+  /** one of `pages` besides the first, as the list's service takes it */
+  compared: { page: string; query: ListQuery };
+  /** what only the statement reading rows by id holds */
+  byIds: string;
+  /** an entry's field that is never the same in two tenants (a record's id is its object's uid) */
+  tenantUnique?: string;
   /** a page 1 through the list's service on `db`, with `cache` */
   page(db: Database, cache: RowBytesCache, query?: ListQuery): Promise<(string | Buffer)[]>;
   /** a column whose rewrite shows in the entries */
@@ -78,7 +84,8 @@ const LISTS: CachedList[] = [
       '?q=api',
       '?offset=1000',
     ],
-    search: 'api',
+    compared: { page: '?q=api', query: { q: 'api' } },
+    byIds: 'id = any($2::uuid[])',
     page: (db, entries, query = {}) =>
       createInventoryContainerService({ db, accounts: accounts(), entries }).list(
         {} as Actor,
@@ -98,7 +105,8 @@ const LISTS: CachedList[] = [
       '?q=api',
       '?offset=1000',
     ],
-    search: 'api',
+    compared: { page: '?q=api', query: { q: 'api' } },
+    byIds: 'id = any($2::uuid[])',
     page: (db, entries, query = {}) =>
       createHttpObservationService({ db, accounts: accounts(), entries }).list(
         {} as Actor,
@@ -119,12 +127,37 @@ const LISTS: CachedList[] = [
       '?q=lib',
       '?offset=1000',
     ],
-    search: 'lib',
+    compared: { page: '?q=lib', query: { q: 'lib' } },
+    byIds: 'id = any($2::uuid[])',
     page: (db, entries, query = {}) =>
       createPackageService({ db, accounts: accounts(), entries }).list({} as Actor, tenant.accountId, {
         ...query,
         page: { limit: 100, offset: 0 },
       }),
+    text: 'name',
+  },
+  {
+    name: 'resources',
+    path: 'resources',
+    table: 'cluster_resources',
+    pages: [
+      '',
+      '?page=2&page_size=3',
+      '?sort=kind:desc&page_size=5',
+      '?resource_types=Pod',
+      '?include_history=true',
+      '?with_payload=true',
+      '?page=1000',
+    ],
+    compared: { page: '?resource_types=Pod', query: { resource_types: 'Pod' } },
+    byIds: 'unnest($2::uuid[], $3::text[])',
+    tenantUnique: 'cluster_id',
+    page: (db, entries, query = {}) =>
+      createResourceService({ db, accounts: accounts(), clusters: {} as ClusterService, entries }).list(
+        {} as Actor,
+        tenant.accountId,
+        { ...query, page: { page: 1, pageSize: 50 } },
+      ),
     text: 'name',
   },
 ];
@@ -133,10 +166,10 @@ const joined = (parts: (string | Buffer)[]) =>
   Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part))).toString();
 
 /** The statements that write entries' text (db/entry-json.ts): a page read whole, or rows read by id. */
-const entryReads = (statements: string[]) =>
+const entryReads = (list: CachedList, statements: string[]) =>
   statements
     .filter((sql) => sql.includes('row_to_json'))
-    .map((sql) => (sql.includes('id = any($2::uuid[])') ? 'by id' : 'whole'));
+    .map((sql) => (sql.includes(list.byIds) ? 'by id' : 'whole'));
 
 for (const list of LISTS) {
   describe(list.name, () => {
@@ -164,7 +197,7 @@ for (const list of LISTS) {
       const cache = t.app.services.listEntryCache;
       const before = cache.size;
       const first = await bodies();
-      const entries = JSON.parse(first[0]!).entries as { id: string }[];
+      const entries = JSON.parse(first[0]!).entries as Record<string, string>[];
       assert.ok(entries.length >= 10, `entries: ${entries.length}`);
       assert.ok(cache.size.entries >= before.entries + entries.length, `held: ${JSON.stringify(cache.size)}`);
       const kept = cache.size;
@@ -172,12 +205,13 @@ for (const list of LISTS) {
       assert.deepEqual(cache.size, kept, 'a second read of the same pages keeps nothing new');
 
       assert.equal(await pageOf(t.db, 0), first[0]);
-      assert.equal(await pageOf(t.db, 0, { q: list.search }), first[list.pages.indexOf(`?q=${list.search}`)]);
+      assert.equal(await pageOf(t.db, 0, list.compared.query), first[list.pages.indexOf(list.compared.page)]);
 
-      const ids = new Set(entries.map((entry) => entry.id));
-      const theirs = JSON.parse((await bodies(other))[0]!).entries as { id: string }[];
+      const field = list.tenantUnique ?? 'id';
+      const ids = new Set(entries.map((entry) => entry[field]));
+      const theirs = JSON.parse((await bodies(other))[0]!).entries as Record<string, string>[];
       assert.equal(theirs.length, entries.length);
-      assert.ok(theirs.every((entry) => !ids.has(entry.id)));
+      assert.ok(theirs.every((entry) => !ids.has(entry[field])));
     });
 
     test('a row rewritten since it was kept is a new row version: its page shows the rewrite', async () => {
@@ -198,13 +232,13 @@ for (const list of LISTS) {
       const statements: string[] = [];
       // Every row gets a new version just before the rows are read by id, as a concurrent push would.
       const racing = recordingDb(t.db, statements, async (sql) => {
-        if (sql.includes('id = any($2::uuid[])') && sql.includes(list.table)) {
+        if (sql.includes(list.byIds) && sql.includes(list.table)) {
           await t.db.query(`update ${list.table} set id = id where account_id = $1`, [tenant.accountId]);
         }
       });
       assert.equal(await pageOf(racing, 1024 * 1024), expected);
       assert.deepEqual(
-        entryReads(statements),
+        entryReads(list, statements),
         ['by id', 'whole'],
         'the rows by id moved on: the page again, whole',
       );
@@ -216,18 +250,18 @@ for (const list of LISTS) {
       const db = recordingDb(t.db, statements);
       const cache = createRowBytesCache({ maxBytes: 1024 * 1024 });
       assert.equal(await pageOf(db, cache), expected);
-      assert.deepEqual(entryReads(statements), ['by id'], 'an empty cache reads the rows by id');
+      assert.deepEqual(entryReads(list, statements), ['by id'], 'an empty cache reads the rows by id');
       statements.length = 0;
       assert.equal(await pageOf(db, cache), expected);
       assert.ok(statements.length > 0, 'the versions were read');
-      assert.deepEqual(entryReads(statements), [], 'no entry text read');
+      assert.deepEqual(entryReads(list, statements), [], 'no entry text read');
     });
 
     test('with the cache off (LIST_ENTRY_CACHE_MB=0) a page reads its rows whole, once', async () => {
       const [expected] = await bodies();
       const statements: string[] = [];
       assert.equal(await pageOf(recordingDb(t.db, statements), 0), expected);
-      assert.deepEqual(entryReads(statements), ['whole']);
+      assert.deepEqual(entryReads(list, statements), ['whole']);
     });
   });
 }
@@ -268,4 +302,20 @@ test("a package's in_use follows its images' workloads while its row stays as it
     }).list({} as Actor, tenant.accountId, { page: { limit: 1000, offset: 0 } }),
   );
   assert.equal(now, joined(whole));
+});
+
+test('resource pages with the payload are read whole and keep nothing', async () => {
+  const cache = createRowBytesCache({ maxBytes: 1024 * 1024 });
+  const statements: string[] = [];
+  const service = createResourceService({
+    db: recordingDb(t.db, statements),
+    accounts: accounts(),
+    clusters: {} as ClusterService,
+    entries: cache,
+  });
+  const query = { with_payload: true, page: { page: 1, pageSize: 50 } };
+  const page = joined(await withSystemScope(() => service.list({} as Actor, tenant.accountId, query)));
+  assert.match(page, /"raw":"/);
+  assert.equal(cache.size.entries, 0);
+  assert.equal(statements.filter((sql) => sql.includes('row_to_json')).length, 1, 'one whole read');
 });

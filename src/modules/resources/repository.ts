@@ -1,5 +1,11 @@
 import type { Executor } from '../../db/database.js';
-import { type EntryRow, entryJson } from '../../db/entry-json.js';
+import {
+  type EntryRow,
+  entryJson,
+  type RowVersion,
+  rowVersionOf,
+  type VersionedEntryRow,
+} from '../../db/entry-json.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
@@ -84,10 +90,36 @@ function listWhere(accountId: string, filters: ResourceFilters): Where {
   return where;
 }
 
-export async function listResources(
+export interface ResourcePageQuery {
+  filters: ResourceFilters;
+  sort: Sort<ResourceSortField>;
+  page: OffsetPage;
+  withPayload: boolean;
+}
+
+/**
+ * A record's key in a page, for the server's cache of entries (row-bytes-cache.ts): its cluster and
+ * its id, which together are the row's key in the account. A cluster id is a UUID, so the first
+ * `/` ends it whatever the record id holds.
+ */
+const RECORD_KEY = `concat(r.cluster_id, '/', r.id) as id`;
+const ROW_VERSION = rowVersionOf('r');
+
+/** The cluster id and the record id of a page's record key. */
+function splitRecordKey(key: string): [clusterId: string, id: string] {
+  const slash = key.indexOf('/');
+  return [key.slice(0, slash), key.slice(slash + 1)];
+}
+
+/**
+ * One page of the list with its total, each row's `select` (from cluster_resources `r`, after
+ * `lateral`) in the list's order.
+ */
+async function resourcePage<Row>(
   db: Executor,
   accountId: string,
-  query: { filters: ResourceFilters; sort: Sort<ResourceSortField>; page: OffsetPage; withPayload: boolean },
+  query: ResourcePageQuery,
+  { select, lateral }: { select: string; lateral: string },
 ) {
   const where = listWhere(accountId, query.filters);
   const then = THEN_BY[query.sort.field];
@@ -108,13 +140,46 @@ export async function listResources(
     page: query.page,
     keptTotal: live ? keptTotalOf(accountId, 'cluster_resources_live') : undefined,
   });
-  const { select, lateral } = entry(query.withPayload);
   const page = `select ${select}
        from ${keys} k
        join cluster_resources r on r.account_id = k.account_id and r.cluster_id = k.cluster_id and r.id = k.id
        ${lateral}
       ${orderSql(order)}`;
-  return pageWithTotal<EntryRow>(db, { sql: page, params: where.params }, total);
+  return pageWithTotal<Row>(db, { sql: page, params: where.params }, total);
+}
+
+/** A page of records: each entry's text, with its record key and row version. */
+export function listResources(db: Executor, accountId: string, query: ResourcePageQuery) {
+  const { select, lateral } = entry(query.withPayload);
+  return resourcePage<VersionedEntryRow>(db, accountId, query, {
+    select: `${RECORD_KEY}, ${ROW_VERSION}, ${select}`,
+    lateral,
+  });
+}
+
+/**
+ * A page of records' keys and row versions alone: the server holds most entries' bytes at their
+ * version (row-bytes-cache.ts) and reads the others by key (`resourcesByKeys`).
+ */
+export function listResourceVersions(db: Executor, accountId: string, query: ResourcePageQuery) {
+  return resourcePage<RowVersion>(db, accountId, query, {
+    select: `${RECORD_KEY}, ${ROW_VERSION}`,
+    lateral: '',
+  });
+}
+
+/** The account's records of the page's record `keys`, without their payload: entry text and version. */
+export async function resourcesByKeys(db: Executor, accountId: string, keys: readonly string[]) {
+  const split = keys.map(splitRecordKey);
+  const { select, lateral } = entry(false);
+  const { rows } = await db.query<VersionedEntryRow>(
+    `select ${RECORD_KEY}, ${ROW_VERSION}, ${select}
+       from unnest($2::uuid[], $3::text[]) as k (cluster_id, id)
+       join cluster_resources r on r.account_id = $1 and r.cluster_id = k.cluster_id and r.id = k.id
+       ${lateral}`,
+    [accountId, split.map(([clusterId]) => clusterId), split.map(([, id]) => id)],
+  );
+  return rows;
 }
 
 export async function findResource(

@@ -1,6 +1,6 @@
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
-import { sendJsonText } from '../../http/json-text.js';
+import { sendJsonJoined, sendJsonText } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
 import {
   LatestResourceParams,
@@ -32,7 +32,7 @@ export function resourceRoutes(app: Api, { resources }: { resources: ResourceSer
         ...query,
         page: { page, pageSize: page_size },
       });
-      return sendJsonText(reply, list);
+      return sendJsonJoined(reply, list);
     },
   );
 

@@ -1,14 +1,17 @@
 /**
  * Cluster resource records (#12, #13 and the latest version by uid). The list shows the current
  * version of each live object unless `include_history` asks for every stored version. Records
- * are JSON text, which PostgreSQL writes (db/entry-json.ts).
+ * are JSON text, which PostgreSQL writes (db/entry-json.ts). The server keeps list entries' bytes
+ * by row version (row-bytes-cache.ts), so a page of entries it holds reads only its rows' keys and
+ * versions; pages with the payload are read whole, their entries being kilobytes each.
  */
 import type { Database } from '../../db/database.js';
 import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { parseList } from '../../http/filters.js';
 import { requireClusterIds } from '../../http/ids.js';
-import { type PageRequest, pageListText, pageToOffset } from '../../http/paging.js';
+import { type PageRequest, pageListParts, pageToOffset } from '../../http/paging.js';
+import { createRowBytesCache, type RowBytesCache, versionedPage } from '../../http/row-bytes-cache.js';
 import { parseSort } from '../../http/sort.js';
 import { parseTimeRange } from '../../http/time.js';
 import type { AccountService } from '../accounts/service.js';
@@ -37,18 +40,25 @@ export interface ResourceListQuery {
   page: PageRequest;
 }
 
+/** What pages with the payload use: their entries are not kept. */
+const NOT_KEPT = createRowBytesCache({ maxBytes: 0 });
+
 export function createResourceService(deps: {
   db: Database;
   accounts: AccountService;
   clusters: ClusterService;
+  /** the list entries' bytes (without payload) by row version */
+  entries: RowBytesCache;
 }) {
   const { db, accounts, clusters } = deps;
   return {
+    /** A page of the list as parts of its body (json-text.ts, sendJsonJoined). */
     async list(actor: Actor, accountId: string, query: ResourceListQuery) {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
       const range = parseTimeRange(query.from, query.to);
       const sort = parseSort(query.sort, RESOURCE_SORT_FIELDS, 'name:asc');
-      const { rows, total } = await repo.listResources(db, account.id, {
+      const withPayload = query.with_payload ?? false;
+      const list = {
         filters: {
           ...range,
           clusterIds: requireClusterIds(parseList(query.cluster_id), {
@@ -63,10 +73,20 @@ export function createResourceService(deps: {
         },
         sort,
         page: pageToOffset(query.page),
-        withPayload: query.with_payload ?? false,
-      });
-      return pageListText(
-        rows.map((row) => row.entry),
+        withPayload,
+      };
+      const { entries, total } = await versionedPage(
+        withPayload ? NOT_KEPT : deps.entries,
+        account.id,
+        {
+          whole: () => repo.listResources(db, account.id, list),
+          versions: () => repo.listResourceVersions(db, account.id, list),
+          byIds: (keys) => repo.resourcesByKeys(db, account.id, keys),
+        },
+        (row) => Buffer.from(row.entry),
+      );
+      return pageListParts(
+        entries.map((entry) => [entry]),
         total,
         query.page,
       );
