@@ -20,7 +20,7 @@
  *   const cache = createRowBytesCache({ maxBytes: 16 * 1024 * 1024 });
  *   cache.get(accountId, id, version) ?? cache.keep(accountId, id, version, Buffer.from(text));
  */
-import type { RowVersion } from '../db/entry-json.js';
+import type { EntryRow, RowVersion } from '../db/entry-json.js';
 
 export interface RowBytesCache {
   /** Whether it may hold anything: a cache of 0 bytes is not asked. */
@@ -90,6 +90,9 @@ export function rowBytesOfTable(cache: RowBytesCache, table: string): RowBytesCa
   };
 }
 
+/** The bytes of an entry PostgreSQL wrote as JSON text (db/entry-json.ts): its text, as sent. */
+export const entryBytes = (row: EntryRow): Buffer => Buffer.from(row.entry);
+
 /** How a list reads a page: whole, as ids and versions alone, and rows by id. */
 export interface VersionedPageReads<Row extends RowVersion> {
   /** the page's rows whole, with their versions, and the list's total */
@@ -112,7 +115,7 @@ export interface VersionedPageReads<Row extends RowVersion> {
  *     whole: () => repo.listThings(db, accountId, query),
  *     versions: () => repo.listThingVersions(db, accountId, query),
  *     byIds: (ids) => repo.thingsByIds(db, accountId, ids),
- *   }, (row) => Buffer.from(row.entry));
+ *   }, entryBytes);
  *   return offsetListParts(entries, total, query.page);
  */
 export async function versionedPage<Row extends RowVersion>(

@@ -10,7 +10,7 @@ import type { Actor } from '../../http/actor.js';
 import { parseFilters } from '../../http/filters.js';
 import { CLUSTER_ID_FILTER, requireClusterIds } from '../../http/ids.js';
 import { type OffsetPage, offsetListParts } from '../../http/paging.js';
-import { type RowBytesCache, versionedPage } from '../../http/row-bytes-cache.js';
+import { entryBytes, type RowBytesCache, versionedPage } from '../../http/row-bytes-cache.js';
 import { searchPathFor } from '../../http/search.js';
 import { parseSort } from '../../http/sort.js';
 import type { AccountService } from '../accounts/service.js';
@@ -64,7 +64,7 @@ export function createInventoryContainerService({
           versions: () => repo.listContainerVersions(db, account.id, list),
           byIds: (ids) => repo.containersByIds(db, account.id, ids),
         },
-        (row) => Buffer.from(row.entry),
+        entryBytes,
       );
       return offsetListParts(bytes, total, query.page);
     },

@@ -11,7 +11,12 @@ import { ApiError } from '../../http/errors.js';
 import { parseList } from '../../http/filters.js';
 import { requireClusterIds } from '../../http/ids.js';
 import { type PageRequest, pageListParts, pageToOffset } from '../../http/paging.js';
-import { createRowBytesCache, type RowBytesCache, versionedPage } from '../../http/row-bytes-cache.js';
+import {
+  createRowBytesCache,
+  entryBytes,
+  type RowBytesCache,
+  versionedPage,
+} from '../../http/row-bytes-cache.js';
 import { parseSort } from '../../http/sort.js';
 import { parseTimeRange } from '../../http/time.js';
 import type { AccountService } from '../accounts/service.js';
@@ -83,7 +88,7 @@ export function createResourceService(deps: {
           versions: () => repo.listResourceVersions(db, account.id, list),
           byIds: (keys) => repo.resourcesByKeys(db, account.id, keys),
         },
-        (row) => Buffer.from(row.entry),
+        entryBytes,
       );
       return pageListParts(
         entries.map((entry) => [entry]),

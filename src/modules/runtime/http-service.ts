@@ -10,7 +10,7 @@ import type { Actor } from '../../http/actor.js';
 import { booleanFilter, parseFilters, parseList } from '../../http/filters.js';
 import { requireClusterIds } from '../../http/ids.js';
 import { type OffsetPage, offsetListParts } from '../../http/paging.js';
-import { type RowBytesCache, versionedPage } from '../../http/row-bytes-cache.js';
+import { entryBytes, type RowBytesCache, versionedPage } from '../../http/row-bytes-cache.js';
 import type { AccountService } from '../accounts/service.js';
 import * as repo from './http-repository.js';
 import { HTTP_FILTER_KEYS } from './http-schemas.js';
@@ -60,7 +60,7 @@ export function createHttpObservationService({
           versions: () => repo.listObservationVersions(db, account.id, list),
           byIds: (ids) => repo.observationsByIds(db, account.id, ids),
         },
-        (row) => Buffer.from(row.entry),
+        entryBytes,
       );
       return offsetListParts(bytes, total, query.page);
     },

@@ -10,7 +10,7 @@ import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { booleanFilter, parseFilters } from '../../http/filters.js';
 import { type OffsetPage, offsetListParts } from '../../http/paging.js';
-import { type RowBytesCache, versionedPage } from '../../http/row-bytes-cache.js';
+import { entryBytes, type RowBytesCache, versionedPage } from '../../http/row-bytes-cache.js';
 import { searchPathFor } from '../../http/search.js';
 import { parseSort } from '../../http/sort.js';
 import { SEVERITIES, type Severity } from '../../ingest/vulnerabilities/severity.js';
@@ -73,7 +73,7 @@ export function createPackageService({
           versions: () => repo.listPackageVersions(db, account.id, list),
           byIds: (ids) => repo.packagesByIds(db, account.id, ids),
         },
-        (row) => Buffer.from(row.entry),
+        entryBytes,
       );
       return offsetListParts(bytes, total, query.page);
     },
