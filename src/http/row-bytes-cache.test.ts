@@ -39,6 +39,27 @@ test('the budget holds: the least recently used go first, and a text larger than
   assert.deepEqual(cache.size, { entries: 2, bytes: 80 });
 });
 
+test('an entry read again and again stays held while a stream of new ones passes through', () => {
+  const cache = createRowBytesCache({ maxBytes: 100 });
+  cache.keep('acc', 'hot', '1', bytes(10));
+  for (let n = 0; n < 200; n += 1) {
+    cache.keep('acc', `cold-${n}`, '1', bytes(10));
+    assert.ok(cache.get('acc', 'hot', '1'), `read back after ${n + 1} new entries`);
+  }
+  assert.deepEqual(cache.size, { entries: 10, bytes: 100 });
+  assert.equal(cache.get('acc', 'cold-189', '1'), undefined, 'the oldest of the stream went first');
+  assert.ok(cache.get('acc', 'cold-199', '1'));
+});
+
+test("a row id kept for another account replaces the first account's entry and is served to its own", () => {
+  const cache = createRowBytesCache({ maxBytes: 100 });
+  cache.keep('acc-1', 'same-id', '1', bytes(10, 'a'));
+  cache.keep('acc-2', 'same-id', '1', bytes(10, 'b'));
+  assert.equal(cache.get('acc-1', 'same-id', '1'), undefined);
+  assert.equal(cache.get('acc-2', 'same-id', '1')?.toString(), 'b'.repeat(10));
+  assert.deepEqual(cache.size, { entries: 1, bytes: 10 });
+});
+
 test('a cache of 0 bytes is off and holds nothing', () => {
   const cache = createRowBytesCache({ maxBytes: 0 });
   assert.equal(cache.enabled, false);

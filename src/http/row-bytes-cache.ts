@@ -14,7 +14,8 @@
  * bytes made from rows at least as new as the version it keys them by (it read the version first),
  * so a page never gets bytes older than the rows it read.
  *
- * Bounded by the bytes it holds (least recently used dropped first); `maxBytes` 0 holds nothing.
+ * Bounded by the bytes it holds, the least recently used dropped first (nearly: `Shelves`);
+ * `maxBytes` 0 holds nothing.
  *
  * @example
  *   const cache = createRowBytesCache({ maxBytes: 16 * 1024 * 1024 });
@@ -34,45 +35,103 @@ export interface RowBytesCache {
 }
 
 interface Entry {
+  accountId: string;
   version: string;
   bytes: Buffer;
+  /** when it was kept or last moved to the newest end: its place in its table's Map */
+  stamp: number;
 }
 
-export function createRowBytesCache({ maxBytes }: { maxBytes: number }): RowBytesCache {
-  // A Map iterates in insertion order: re-inserting on every hit keeps the least recent first.
-  const entries = new Map<string, Entry>();
-  let held = 0;
+/**
+ * One byte budget over the rows of one or more tables: a Map of rows by id per table, each in the
+ * order its entries were stamped, and the oldest of all of them dropped first.
+ *
+ * Keyed by the row's id alone, the string the page's read handed over, with the account compared
+ * (another account's row of the same id is a miss, never its bytes). Recency is kept nearly, not
+ * exactly: a hit moves its entry to the newest end only once it has fallen into the older half of
+ * what is held, where dropping could reach it; whatever is read again before half the budget's
+ * entries are kept after it stays held. The key used to be composed per lookup (account, table
+ * and id joined) and every hit moved: a new string to build and hash, and a delete and a set in a
+ * Map of tens of thousands of entries, on every entry of every page: a quarter to a half of the
+ * server's CPU for a page served from its kept entries (docs/performance.md, "Fix 52").
+ */
+class Shelves {
+  private readonly tables = new Map<string, Map<string, Entry>>();
+  private held = 0;
+  private count = 0;
+  private stamp = 0;
 
-  const remove = (key: string) => {
-    const entry = entries.get(key);
+  constructor(private readonly maxBytes: number) {}
+
+  table(name: string): RowBytesCache {
+    const rows = this.tables.get(name) ?? new Map<string, Entry>();
+    this.tables.set(name, rows);
+    const shelves = this;
+    return {
+      enabled: this.maxBytes > 0,
+      get: (accountId, id, version) => this.get(rows, accountId, id, version),
+      keep: (accountId, id, version, bytes) => this.keep(rows, accountId, id, version, bytes),
+      get size() {
+        return shelves.size;
+      },
+    };
+  }
+
+  get size() {
+    return { entries: this.count, bytes: this.held };
+  }
+
+  private get(rows: Map<string, Entry>, accountId: string, id: string, version: string) {
+    const entry = rows.get(id);
+    if (entry === undefined || entry.version !== version || entry.accountId !== accountId) return undefined;
+    // At most `this.stamp - entry.stamp` entries were stamped after it.
+    if (this.stamp - entry.stamp >= this.count / 2) {
+      rows.delete(id);
+      entry.stamp = ++this.stamp;
+      rows.set(id, entry);
+    }
+    return entry.bytes;
+  }
+
+  private keep(rows: Map<string, Entry>, accountId: string, id: string, version: string, bytes: Buffer) {
+    if (bytes.length > this.maxBytes) return bytes;
+    this.remove(rows, id);
+    rows.set(id, { accountId, version, bytes, stamp: ++this.stamp });
+    this.held += bytes.length;
+    this.count += 1;
+    while (this.held > this.maxBytes) this.dropOldest();
+    return bytes;
+  }
+
+  private remove(rows: Map<string, Entry>, id: string) {
+    const entry = rows.get(id);
     if (!entry) return;
-    entries.delete(key);
-    held -= entry.bytes.length;
-  };
+    rows.delete(id);
+    this.held -= entry.bytes.length;
+    this.count -= 1;
+  }
 
-  return {
-    enabled: maxBytes > 0,
-    get(accountId, id, version) {
-      const key = `${accountId}/${id}`;
-      const entry = entries.get(key);
-      if (entry?.version !== version) return undefined;
-      entries.delete(key);
-      entries.set(key, entry);
-      return entry.bytes;
-    },
-    keep(accountId, id, version, bytes) {
-      if (bytes.length > maxBytes) return bytes;
-      const key = `${accountId}/${id}`;
-      remove(key);
-      entries.set(key, { version, bytes });
-      held += bytes.length;
-      while (held > maxBytes) remove(entries.keys().next().value as string);
-      return bytes;
-    },
-    get size() {
-      return { entries: entries.size, bytes: held };
-    },
-  };
+  /** The entry stamped first, of whichever table: each table's Map holds its own oldest first. */
+  private dropOldest() {
+    let oldest: { rows: Map<string, Entry>; id: string; stamp: number } | undefined;
+    for (const rows of this.tables.values()) {
+      const first = rows.entries().next();
+      if (first.done) continue;
+      const [id, entry] = first.value;
+      if (!oldest || entry.stamp < oldest.stamp) oldest = { rows, id, stamp: entry.stamp };
+    }
+    if (oldest) this.remove(oldest.rows, oldest.id);
+  }
+}
+
+/** Each cache's shelves, so that rowBytesOfTable can give a table its own rows in the same budget. */
+const shelvesOf = new WeakMap<RowBytesCache, Shelves>();
+
+export function createRowBytesCache({ maxBytes }: { maxBytes: number }): RowBytesCache {
+  const shelves = new Shelves(maxBytes);
+  const cache = shelves.table('');
+  shelvesOf.set(cache, shelves);
+  return cache;
 }
 
 /**
@@ -80,14 +139,9 @@ export function createRowBytesCache({ maxBytes }: { maxBytes: number }): RowByte
  * ever looked up among its own table's.
  */
 export function rowBytesOfTable(cache: RowBytesCache, table: string): RowBytesCache {
-  return {
-    enabled: cache.enabled,
-    get: (accountId, id, version) => cache.get(accountId, `${table}/${id}`, version),
-    keep: (accountId, id, version, bytes) => cache.keep(accountId, `${table}/${id}`, version, bytes),
-    get size() {
-      return cache.size;
-    },
-  };
+  const shelves = shelvesOf.get(cache);
+  if (!shelves) throw new Error('rowBytesOfTable takes a cache made by createRowBytesCache');
+  return shelves.table(table);
 }
 
 /** The bytes of an entry PostgreSQL wrote as JSON text (db/entry-json.ts): its text, as sent. */
