@@ -84,5 +84,13 @@ test("one cache shared by two tables' lists: each table's ids are its own, the b
     'the least recently used of either table goes',
   );
   assert.equal(containers.enabled, true);
+  const resources = rowBytesOfTable(containers, 'cluster_resources');
+  resources.keep('acc', 'same-id', '1', bytes(10, 'r'));
+  assert.deepEqual(
+    containers.size,
+    { entries: 3, bytes: 90 },
+    "a table's cache names another table of its budget",
+  );
+  assert.equal(containers.get('acc', 'same-id', '1'), undefined, 'still its own rows');
   assert.equal(rowBytesOfTable(createRowBytesCache({ maxBytes: 0 }), 'x').enabled, false);
 });

@@ -55,6 +55,9 @@ interface Entry {
  * Map of tens of thousands of entries, on every entry of every page: a quarter to a half of the
  * server's CPU for a page served from its kept entries (docs/performance.md, "Fix 52").
  */
+/** Each cache's shelves, so that rowBytesOfTable can give a table its own rows in the same budget. */
+const shelvesOf = new WeakMap<RowBytesCache, Shelves>();
+
 class Shelves {
   private readonly tables = new Map<string, Map<string, Entry>>();
   private held = 0;
@@ -67,7 +70,7 @@ class Shelves {
     const rows = this.tables.get(name) ?? new Map<string, Entry>();
     this.tables.set(name, rows);
     const shelves = this;
-    return {
+    const cache: RowBytesCache = {
       enabled: this.maxBytes > 0,
       get: (accountId, id, version) => this.get(rows, accountId, id, version),
       keep: (accountId, id, version, bytes) => this.keep(rows, accountId, id, version, bytes),
@@ -75,6 +78,8 @@ class Shelves {
         return shelves.size;
       },
     };
+    shelvesOf.set(cache, this);
+    return cache;
   }
 
   get size() {
@@ -124,14 +129,8 @@ class Shelves {
   }
 }
 
-/** Each cache's shelves, so that rowBytesOfTable can give a table its own rows in the same budget. */
-const shelvesOf = new WeakMap<RowBytesCache, Shelves>();
-
 export function createRowBytesCache({ maxBytes }: { maxBytes: number }): RowBytesCache {
-  const shelves = new Shelves(maxBytes);
-  const cache = shelves.table('');
-  shelvesOf.set(cache, shelves);
-  return cache;
+  return new Shelves(maxBytes).table('');
 }
 
 /**
