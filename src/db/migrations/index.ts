@@ -44,6 +44,7 @@ import { clusterListTotals } from './0050-cluster-list-totals.js';
 import { searchFunctions } from './0051-search-functions.js';
 import { identityNameNamespaceIndex } from './0052-identity-name-namespace-index.js';
 import { searchWords } from './0053-search-words.js';
+import { liveResourcesGeneration } from './0054-live-resources-generation.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -92,4 +93,5 @@ export const migrations: readonly Migration[] = [
   searchFunctions,
   identityNameNamespaceIndex,
   searchWords,
+  liveResourcesGeneration,
 ];

@@ -16,6 +16,11 @@
  * counts its filtered rows for `total_count` anyway, a walk at least as long as the page's, so it
  * is always read forwards.
  *
+ * A list that bookmarks its pages (page-bookmarks.ts, the live resources) may offer a third
+ * reading: from a row seen at an offset at or before the page's, skipping the rows between. It is
+ * gated the same way, on the list's generation: it runs only where the list is still as it was when
+ * the row was seen, and the other two only where it is not.
+ *
  * The subquery's rows come in no particular order: the caller orders them by `order`, as a
  * deferred join already does when it fetches the page's rows by key.
  *
@@ -45,6 +50,26 @@ export interface PageRange {
    * end. Undefined for a list whose filter is counted.
    */
   keptTotal?: KeptTotalValue | undefined;
+  /**
+   * A row the list held at an offset at or before the page's, under a generation of the list
+   * (page-bookmarks.ts): where the list is still at that generation, the page is read from that row
+   * on, skipping `skip` rows. Only for an order whose terms share one direction and hold no nulls
+   * (a row comparison must order as the list does).
+   */
+  bookmark?: PageBookmarkSql | undefined;
+}
+
+/**
+ * The SQL of a bookmark, written only if the page uses it: its values are bound on the statement's
+ * `where` then, since an unused parameter has no type PostgreSQL could infer.
+ */
+export interface PageBookmarkSql {
+  /** true when the list is at the bookmark's generation */
+  unchanged: (where: Where) => string;
+  /** `select <the order's columns, in order> from ...`: the bookmarked row's, one row */
+  row: (where: Where) => string;
+  /** the rows between the bookmarked one and the page's first */
+  skip: number;
 }
 
 /**
@@ -79,7 +104,34 @@ export function pageRange(where: Where, range: PageRange): string {
   // The outer limit changes no row (each branch returns at most `limit`) but tells the planner so:
   // the backward limit is an expression it cannot estimate, and taking the page for thousands of
   // rows it joined them to their table by hashing every row of it (236 ms, against 2 ms).
-  return `(select * from (select * from (${fromStart}) from_start where ${nearerStart}
+  if (range.bookmark === undefined) {
+    return `(select * from (select * from (${fromStart}) from_start where ${nearerStart}
       union all
       select * from (${fromEnd}) from_end where not (${nearerStart})) either_end limit ${limit})`;
+  }
+  // A third reading, from the bookmarked row, for a list still at the bookmark's generation; the
+  // other two only when it is not (a generation PostgreSQL cannot read is not the bookmark's).
+  const unchanged = range.bookmark.unchanged(where);
+  const fromBookmark = `${range.rows} and ${atOrAfter(range.order, range.bookmark.row(where))}
+      ${orderSql(range.order)} limit ${limit} offset ${rowCountLiteral(range.bookmark.skip)}`;
+  return `(select * from (select * from (${fromBookmark}) from_bookmark where (${unchanged}) is true
+      union all
+      select * from (${fromStart}) from_start where (${unchanged}) is not true and ${nearerStart}
+      union all
+      select * from (${fromEnd}) from_end where (${unchanged}) is not true and not (${nearerStart})
+    ) any_reading limit ${limit})`;
+}
+
+/**
+ * The rows at or after `row` in `order`, as one row comparison, which PostgreSQL reads as a bound
+ * of the order's index. It orders as the list only if every term has the same direction and
+ * PostgreSQL's default null placement, and no column holds nulls: the caller's to ensure.
+ */
+function atOrAfter(order: ListOrder, row: string): string {
+  const direction = order[0]?.direction;
+  if (order.some((term) => term.direction !== direction || term.nulls !== undefined)) {
+    throw new Error('pageRange: a bookmark needs an order of one direction');
+  }
+  const columns = order.map((term) => term.column).join(', ');
+  return `(${columns}) ${direction === 'asc' ? '>=' : '<='} (${row})`;
 }

@@ -66,6 +66,18 @@ export function keptTotalOf(accountId: string, list: KeptList): KeptTotalValue {
   return (where) => keptTotalSelect(list, where.next(accountId), where.next(list));
 }
 
+/**
+ * The live resources' generation (migration 0054) as a scalar subquery, bound on the statement's
+ * `where`: the account's clusters and the statements each has seen that changed its live versions,
+ * as one text, which changes whenever the list may have. Null when nothing was ever written.
+ */
+export function liveResourcesGenerationOf(accountId: string): (where: Where) => string {
+  return (where) =>
+    `select string_agg(cluster_id::text || ':' || generation, ',' order by cluster_id)
+       from cluster_list_totals
+      where account_id = ${where.next(accountId)} and list = 'cluster_resources_live'`;
+}
+
 /** As keptTotalOf, for a runtime list: the sum of its clusters' totals. */
 export function keptRuntimeTotalOf(accountId: string, list: KeptRuntimeList): KeptTotalValue {
   return (where) =>

@@ -8,9 +8,16 @@ import {
 } from '../../db/entry-json.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
-import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
+import { type ListOrder, orderSql, type Sort, sortOrder } from '../../http/sort.js';
+import type { PageBookmarks } from '../list-totals/page-bookmarks.js';
+import { type PageBookmarkSql, pageRange } from '../list-totals/page-range.js';
+import {
+  countOf,
+  keptTotal,
+  keptTotalOf,
+  liveResourcesGenerationOf,
+  pageWithTotal,
+} from '../list-totals/repository.js';
 import { type RESOURCE_SORT_FIELDS, ResourceRecordSchema } from './schemas.js';
 import { Where } from './where.js';
 
@@ -95,7 +102,21 @@ export interface ResourcePageQuery {
   sort: Sort<ResourceSortField>;
   page: OffsetPage;
   withPayload: boolean;
+  /** where the live list's pages are bookmarked (page-bookmarks.ts); none: every page walks */
+  bookmarks?: PageBookmarks | undefined;
 }
+
+/**
+ * The sorts whose every column is NOT NULL (cluster_resources, migration 0002): a row comparison
+ * orders their rows as the list does, so their pages may start from a bookmark.
+ * `resource_created_at` may be null.
+ */
+const BOOKMARKED_SORTS: ReadonlySet<ResourceSortField> = new Set([
+  'name',
+  'namespace',
+  'kind',
+  'ingested_at',
+]);
 
 /**
  * A record's key in a page, for the server's cache of entries (row-bytes-cache.ts): its cluster and
@@ -134,18 +155,60 @@ async function resourcePage<Row>(
   // A deferred join: the page's keys first, in order, from the sort's live index alone (no row of
   // the account is read or sorted), from the nearer end of the list, then those rows by primary
   // key, put in order.
+  // The live list's pages are bookmarked (page-bookmarks.ts): each page's rows carry the list's
+  // generation, and a page near a row seen before starts from it while the list is unchanged.
+  const bookmarks = live && BOOKMARKED_SORTS.has(query.sort.field) ? query.bookmarks : undefined;
+  const list = `${accountId}/cluster_resources_live/${query.sort.field}:${query.sort.direction}`;
   const keys = pageRange(where, {
     rows: `select r.account_id, r.cluster_id, r.id from cluster_resources r where ${filter}`,
     order,
     page: query.page,
     keptTotal: live ? keptTotalOf(accountId, 'cluster_resources_live') : undefined,
+    bookmark: bookmarks && bookmarkSql(bookmarks, list, accountId, order, query.page.offset),
   });
-  const page = `select ${select}
+  const generation = bookmarks ? `, (${liveResourcesGenerationOf(accountId)(where)}) as list_generation` : '';
+  const page = `select ${select}${generation}
        from ${keys} k
        join cluster_resources r on r.account_id = k.account_id and r.cluster_id = k.cluster_id and r.id = k.id
        ${lateral}
       ${orderSql(order)}`;
-  return pageWithTotal<Row>(db, { sql: page, params: where.params }, total);
+  const read = await pageWithTotal<Row & { id: string; list_generation?: string | null }>(
+    db,
+    { sql: page, params: where.params },
+    total,
+  );
+  if (!bookmarks) return read;
+  const rows = read.rows.map(({ list_generation: _, ...row }) => row as Row & { id: string });
+  const first = read.rows[0];
+  if (first?.list_generation) {
+    const offset = query.page.offset;
+    bookmarks.record(list, first.list_generation, read.total, [
+      { offset, key: first.id },
+      { offset: offset + rows.length - 1, key: rows[rows.length - 1]!.id },
+    ]);
+  }
+  return { rows, total: read.total };
+}
+
+/** The nearest bookmark of the page's list as SQL for pageRange, if one shortens its walk. */
+function bookmarkSql(
+  bookmarks: PageBookmarks,
+  list: string,
+  accountId: string,
+  order: ListOrder,
+  offset: number,
+): PageBookmarkSql | undefined {
+  const mark = bookmarks.nearest(list, offset);
+  if (mark === undefined) return undefined;
+  const [clusterId, id] = splitRecordKey(mark.key);
+  return {
+    unchanged: (where) => `(${liveResourcesGenerationOf(accountId)(where)}) = ${where.next(mark.generation)}`,
+    row: (where) =>
+      `select ${order.map((term) => term.column).join(', ')} from cluster_resources r
+        where r.account_id = ${where.next(accountId)} and r.cluster_id = ${where.next(clusterId)}::uuid
+          and r.id = ${where.next(id)}`,
+    skip: offset - mark.offset,
+  };
 }
 
 /** A page of records: each entry's text, with its record key and row version. */

@@ -21,6 +21,7 @@ import { parseSort } from '../../http/sort.js';
 import { parseTimeRange } from '../../http/time.js';
 import type { AccountService } from '../accounts/service.js';
 import type { ClusterService } from '../clusters/service.js';
+import { PageBookmarks } from '../list-totals/page-bookmarks.js';
 import { kindOf } from './kinds.js';
 import * as repo from './repository.js';
 import { RESOURCE_SORT_FIELDS } from './schemas.js';
@@ -54,8 +55,11 @@ export function createResourceService(deps: {
   clusters: ClusterService;
   /** the list entries' bytes (without payload) by row version */
   entries: RowBytesCache;
+  /** rows seen at their offsets in the live list, to start nearby pages from (page-bookmarks.ts) */
+  bookmarks?: PageBookmarks;
 }) {
   const { db, accounts, clusters } = deps;
+  const bookmarks = deps.bookmarks ?? new PageBookmarks();
   return {
     /** A page of the list as parts of its body (json-text.ts, sendJsonJoined). */
     async list(actor: Actor, accountId: string, query: ResourceListQuery) {
@@ -79,6 +83,7 @@ export function createResourceService(deps: {
         sort,
         page: pageToOffset(query.page),
         withPayload,
+        bookmarks,
       };
       const { entries, total } = await versionedPage(
         withPayload ? NOT_KEPT : deps.entries,

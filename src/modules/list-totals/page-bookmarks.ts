@@ -1,0 +1,92 @@
+/**
+ * Bookmarks into a list's pages: which row stood at which offset, under which generation of the
+ * list (docs/performance.md, "Fix 53").
+ *
+ * An offset page costs PostgreSQL a walk over every row before it (or after it, read from the end:
+ * page-range.ts), so a client paging through a million resources walks half a million index
+ * entries a page on average: the whole export is quadratic in the list. A page whose offset is at
+ * or just past a row the server has seen at a known offset is read by seeking to that row in the
+ * list's index and skipping the few rows between: sequential pages, and a page read again, walk no
+ * more than a page.
+ *
+ * A bookmark holds only while the list is exactly as it was when the bookmark was taken: the list's
+ * generation (a text PostgreSQL computes from what its writers count, 0054) is kept with it, and the
+ * page statement seeks from the bookmark only if the generation it reads in its own snapshot is the
+ * same; otherwise it walks as before. A stale bookmark therefore costs a walk, never a wrong page.
+ *
+ * Memory is bounded: at most `maxLists` lists (least recently used dropped first), each with at
+ * most `marksPerList` offsets (the oldest recorded dropped first). Lists are named by their account,
+ * their table and their order, so one account's bookmarks are never offered for another's list.
+ *
+ * @example
+ *   const marks = new PageBookmarks();
+ *   marks.record('acct/resources/name:asc', 'c1:7', 1000, [{ offset: 900, key: 'c1/r-42' }]);
+ *   marks.nearest('acct/resources/name:asc', 950) // { generation: 'c1:7', offset: 900, key: 'c1/r-42' }
+ */
+
+export interface Bookmark {
+  /** the list's generation when the row was seen at `offset` */
+  generation: string;
+  offset: number;
+  /** the row's key, as the list's repository names it */
+  key: string;
+}
+
+interface ListMarks {
+  generation: string;
+  /** the list's total under that generation */
+  total: number;
+  /** row key by offset, oldest recorded first */
+  keys: Map<number, string>;
+}
+
+export class PageBookmarks {
+  /** least recently used first */
+  private readonly lists = new Map<string, ListMarks>();
+
+  constructor(
+    private readonly maxLists = 2000,
+    private readonly marksPerList = 32,
+  ) {}
+
+  /**
+   * The bookmark at or before `offset` from which the page walks fewer rows than it would without
+   * one (from the nearer end of the list, knowing its total), if any.
+   */
+  nearest(list: string, offset: number): Bookmark | undefined {
+    const marks = this.lists.get(list);
+    if (marks === undefined) return undefined;
+    this.lists.delete(list);
+    this.lists.set(list, marks);
+    let best: number | undefined;
+    for (const at of marks.keys.keys()) {
+      if (at <= offset && (best === undefined || at > best)) best = at;
+    }
+    if (best === undefined) return undefined;
+    const walkWithout = Math.min(offset, Math.max(marks.total - offset, 0));
+    if (offset - best >= walkWithout) return undefined;
+    return { generation: marks.generation, offset: best, key: marks.keys.get(best)! };
+  }
+
+  /** Rows seen at their offsets in the list at `generation`, whose total was `total`. */
+  record(list: string, generation: string, total: number, seen: readonly { offset: number; key: string }[]) {
+    let marks = this.lists.get(list);
+    if (marks === undefined || marks.generation !== generation) {
+      marks = { generation, total, keys: new Map() };
+    }
+    this.lists.delete(list);
+    this.lists.set(list, marks);
+    for (const { offset, key } of seen) {
+      marks.keys.delete(offset);
+      marks.keys.set(offset, key);
+    }
+    for (const oldest of marks.keys.keys()) {
+      if (marks.keys.size <= this.marksPerList) break;
+      marks.keys.delete(oldest);
+    }
+    for (const oldest of this.lists.keys()) {
+      if (this.lists.size <= this.maxLists) break;
+      this.lists.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * The live resources list starts a page from a row it has seen nearby (page-bookmarks.ts), while
+ * the list's generation (migration 0054) is the one that row was seen in: pages read in any order,
+ * again, or after the list changed are still the one ordered list cut in pieces, and the page
+ * statement seeks from the bookmark only while nothing changed.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { createCluster, type KubeJson } from '../../../test/ingest/sample.js';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../../../test/support/harness.js';
+import type { Executor } from '../../db/database.js';
+import { parseSort } from '../../http/sort.js';
+import { PageBookmarks } from '../list-totals/page-bookmarks.js';
+import { listResourceVersions, type ResourcePageQuery } from './repository.js';
+import { RESOURCE_SORT_FIELDS } from './schemas.js';
+
+let t: TestApp;
+let tenant: TestTenant;
+let other: TestTenant;
+let clusters: string[];
+let otherCluster: string;
+
+async function insert(accountId: string, clusterId: string, name: string, i: number) {
+  await t.db.query(
+    `insert into cluster_resources (account_id, cluster_id, id, uid, resource_version, kind, api_version, name,
+       namespace, ingested_at, watched_at, entity_type, is_latest, raw)
+     values ($1, $2, $3, $3, '1', $4, 'v1', $5, $6, now(), now(), 'configuration', true, '{}')`,
+    [accountId, clusterId, `r-${randomUUID()}`, i % 3 === 0 ? 'Secret' : 'ConfigMap', name, `ns-${i % 4}`],
+  );
+}
+
+/** The account's live list in one page: nothing to seek or skip. */
+async function whole(tenantOf: TestTenant, sort: string): Promise<string[]> {
+  const body = await page(tenantOf, `?page_size=1000&sort=${sort}`);
+  return body.entries.map((r: KubeJson) => `${r.cluster_id}/${r.id}`);
+}
+
+async function page(tenantOf: TestTenant, query: string) {
+  const res = await t.request({
+    method: 'GET',
+    url: `/accounts/${tenantOf.accountId}/resources${query}`,
+    token: tenantOf.adminToken,
+  });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+
+async function pageIds(tenantOf: TestTenant, sort: string, number: number): Promise<string[]> {
+  const body = await page(tenantOf, `?page_size=4&page=${number}&sort=${sort}`);
+  return body.entries.map((r: KubeJson) => `${r.cluster_id}/${r.id}`);
+}
+
+const generations = async () =>
+  (
+    await t.db.query<{ generation: string }>(
+      `select generation from cluster_list_totals
+        where account_id = $1 and list = 'cluster_resources_live' order by cluster_id`,
+      [tenant.accountId],
+    )
+  ).rows.map((row) => Number(row.generation));
+
+before(async () => {
+  t = await startTestApp();
+  tenant = await createTenant(t);
+  other = await createTenant(t);
+  clusters = [
+    (await createCluster(t, tenant.adminToken, tenant.accountId, 'one')).id,
+    (await createCluster(t, tenant.adminToken, tenant.accountId, 'two')).id,
+  ];
+  otherCluster = (await createCluster(t, other.adminToken, other.accountId, 'theirs')).id;
+  for (let i = 0; i < 30; i++) {
+    // ties on every sort: five rows share each name
+    await insert(tenant.accountId, clusters[i % 2]!, `name-${i % 6}`, i);
+  }
+  for (let i = 0; i < 12; i++) await insert(other.accountId, otherCluster, `name-${i % 6}`, i);
+});
+after(() => t.close());
+
+describe('resources: pages from bookmarks', () => {
+  test('pages read in order, again and out of order are the list cut in pieces, for each bookmarked sort', async () => {
+    for (const field of ['name', 'namespace', 'kind', 'ingested_at']) {
+      for (const direction of ['asc', 'desc']) {
+        const sort = `${field}:${direction}`;
+        const all = await whole(tenant, sort);
+        assert.equal(all.length, 30);
+        const expected = (n: number) => all.slice((n - 1) * 4, n * 4);
+        const paged: string[] = [];
+        for (let n = 1; n <= 8; n++) paged.push(...(await pageIds(tenant, sort, n)));
+        assert.deepEqual(paged, all, sort);
+        for (const n of [5, 5, 6, 3, 7, 2, 6])
+          assert.deepEqual(await pageIds(tenant, sort, n), expected(n), sort);
+      }
+    }
+  });
+
+  test('a page seeks from the bookmark while the list is unchanged, and walks once it changed', async () => {
+    const marks = new PageBookmarks();
+    const query = (offset: number): ResourcePageQuery => ({
+      filters: {
+        clusterIds: [],
+        namespaces: [],
+        ownerUids: [],
+        imageDigests: [],
+        kinds: [],
+        includeHistory: false,
+      },
+      sort: parseSort('name:asc', RESOURCE_SORT_FIELDS, 'name:asc'),
+      page: { offset, limit: 4 },
+      withPayload: false,
+      bookmarks: marks,
+    });
+    // Rows 8 to 11 seen: offset 12 is one row past the last of them.
+    await listResourceVersions(t.db, tenant.accountId, query(8));
+    const seen: { sql: string; params: readonly unknown[] }[] = [];
+    const recording: Executor = {
+      query: (sql, params) => t.db.query(sql, params),
+      queryAll: (statements) => {
+        seen.push(...statements);
+        return t.db.queryAll!(statements);
+      },
+      exec: (sql) => t.db.exec(sql),
+    };
+    const { rows } = await listResourceVersions(recording, tenant.accountId, query(12));
+    assert.deepEqual(
+      rows.map((row) => row.id),
+      (await whole(tenant, 'name:asc')).slice(12, 16),
+    );
+    const statement = seen[0]!;
+    const readings = async () => {
+      const { rows: plan } = await t.db.query<{ 'QUERY PLAN': string }>(
+        `explain (analyze, costs off, timing off, summary off) ${statement.sql}`,
+        statement.params,
+      );
+      return readingsRun(plan.map((line) => line['QUERY PLAN']));
+    };
+    assert.deepEqual(await readings(), ['from_bookmark']);
+    await insert(tenant.accountId, clusters[0]!, 'name-0', 99);
+    assert.deepEqual(await readings(), ['from_start'], 'the list changed: the bookmark is not used');
+  });
+
+  test('every change to the live versions moves the generation, and pages stay right', async () => {
+    const sort = 'name:asc';
+    const check = async (message: string) => {
+      const all = await whole(tenant, sort);
+      for (const n of [3, 4, 3])
+        assert.deepEqual(await pageIds(tenant, sort, n), all.slice((n - 1) * 4, n * 4), message);
+    };
+    await check('before');
+    let last = await generations();
+    const moved = async (what: string) => {
+      const now = await generations();
+      assert.ok(
+        now.some((generation, i) => generation > last[i]!),
+        `${what}: ${last} -> ${now}`,
+      );
+      last = now;
+      await check(what);
+    };
+    await insert(tenant.accountId, clusters[1]!, 'name-00', 100);
+    await moved('a new row sorting early');
+    const [first, second] = (
+      await t.db.query<{ id: string }>(
+        `select id from cluster_resources where account_id = $1 and name = 'name-1' order by id`,
+        [tenant.accountId],
+      )
+    ).rows;
+    await t.db.query(
+      `update cluster_resources set deleted_at = now(), deletion_source = 'watch' where account_id = $1 and id = $2`,
+      [tenant.accountId, first!.id],
+    );
+    await moved('a row deleted');
+    // One statement restoring one row and deleting another: the total does not move, the list does.
+    await t.db.query(
+      `update cluster_resources
+          set deleted_at = case when id = $2 then null else now() end,
+              deletion_source = case when id = $2 then null else 'watch' end
+        where account_id = $1 and id = any(array[$2, $3])`,
+      [tenant.accountId, first!.id, second!.id],
+    );
+    await moved('one restored and one deleted at once');
+    // No writer of Posture changes a live version's sort columns (a new version is a new row),
+    // but one that did would still move the generation.
+    await t.db.query(`update cluster_resources set name = 'aaa' where account_id = $1 and id = $2`, [
+      tenant.accountId,
+      first!.id,
+    ]);
+    await moved('a live row renamed');
+  });
+
+  test("another account's pages are its own", async () => {
+    for (const sort of ['name:asc', 'kind:desc']) {
+      await pageIds(tenant, sort, 2);
+      const all = await whole(other, sort);
+      assert.equal(all.length, 12);
+      for (const n of [2, 3, 2])
+        assert.deepEqual(await pageIds(other, sort, n), all.slice((n - 1) * 4, n * 4));
+    }
+  });
+});
+
+/**
+ * Which of pageRange's readings returned the page's rows, from an EXPLAIN ANALYZE of a page
+ * statement: its three branches are, in order, the Append's results gated by a one-time filter. A
+ * branch whose filter is false returns no row (or is never reached, once the page is full).
+ */
+function readingsRun(plan: string[]): string[] {
+  const gated = plan.filter(
+    (line, i) => /->\s+Result/.test(line) && /One-Time Filter/.test(plan[i + 1] ?? ''),
+  );
+  assert.equal(gated.length, 3, plan.join('\n'));
+  const readings = ['from_bookmark', 'from_start', 'from_end'];
+  return readings.filter((_, i) => /actual rows=[1-9]/.test(gated[i]!));
+}
