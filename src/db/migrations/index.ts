@@ -45,6 +45,7 @@ import { searchFunctions } from './0051-search-functions.js';
 import { identityNameNamespaceIndex } from './0052-identity-name-namespace-index.js';
 import { searchWords } from './0053-search-words.js';
 import { liveResourcesGeneration } from './0054-live-resources-generation.js';
+import { packagesGeneration } from './0055-packages-generation.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -94,4 +95,5 @@ export const migrations: readonly Migration[] = [
   identityNameNamespaceIndex,
   searchWords,
   liveResourcesGeneration,
+  packagesGeneration,
 ];

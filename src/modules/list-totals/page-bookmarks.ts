@@ -23,6 +23,8 @@
  *   marks.record('acct/resources/name:asc', 'c1:7', 1000, [{ offset: 900, key: 'c1/r-42' }]);
  *   marks.nearest('acct/resources/name:asc', 950) // { generation: 'c1:7', offset: 900, key: 'c1/r-42' }
  */
+import type { Where } from '../resources/where.js';
+import type { PageBookmarkSql } from './page-range.js';
 
 export interface Bookmark {
   /** the list's generation when the row was seen at `offset` */
@@ -45,7 +47,7 @@ export class PageBookmarks {
   private readonly lists = new Map<string, ListMarks>();
 
   constructor(
-    private readonly maxLists = 2000,
+    private readonly maxLists = 1000,
     private readonly marksPerList = 32,
   ) {}
 
@@ -89,4 +91,54 @@ export class PageBookmarks {
       this.lists.delete(oldest);
     }
   }
+}
+
+/** How a list's page statement reads its generation and finds a bookmarked row. */
+export interface BookmarkedList {
+  /** the list's name in the bookmarks: its account, table and order */
+  name: string;
+  /** the list's generation as a scalar subquery, bound on the statement's `where` */
+  generation: (where: Where) => string;
+  /** `select <the order's columns, in order> from ...` of the row of `key`, bound on `where` */
+  row: (key: string, where: Where) => string;
+}
+
+/** The nearest bookmark of the page's list as SQL for pageRange, if one shortens its walk. */
+export function bookmarkSql(
+  bookmarks: PageBookmarks,
+  list: BookmarkedList,
+  offset: number,
+): PageBookmarkSql | undefined {
+  const mark = bookmarks.nearest(list.name, offset);
+  if (mark === undefined) return undefined;
+  return {
+    unchanged: (where) => `(${list.generation(where)}) = ${where.next(mark.generation)}`,
+    row: (where) => list.row(mark.key, where),
+    skip: offset - mark.offset,
+  };
+}
+
+/** A page's row as read with the list's generation beside it (`, (<generation>) as list_generation`). */
+export type WithGeneration<Row> = Row & { id: string; list_generation?: string | null };
+
+/**
+ * Keeps the first and last rows of a page read at `offset` as bookmarks of the generation the
+ * statement read, and returns its rows without that column.
+ */
+export function bookmarkPage<Row extends { id: string }>(
+  bookmarks: PageBookmarks,
+  list: BookmarkedList,
+  offset: number,
+  read: { rows: WithGeneration<Row>[]; total: number },
+): { rows: Row[]; total: number } {
+  const rows = read.rows.map(({ list_generation: _, ...row }) => row as unknown as Row);
+  const first = read.rows[0];
+  const last = rows[rows.length - 1];
+  if (first?.list_generation && last) {
+    bookmarks.record(list.name, first.list_generation, read.total, [
+      { offset, key: first.id },
+      { offset: offset + rows.length - 1, key: last.id },
+    ]);
+  }
+  return { rows, total: read.total };
 }

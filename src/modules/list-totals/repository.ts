@@ -66,12 +66,21 @@ export function keptTotalOf(accountId: string, list: KeptList): KeptTotalValue {
   return (where) => keptTotalSelect(list, where.next(accountId), where.next(list));
 }
 
+/** The lists whose generation is kept beside their total (migrations 0054 and 0055). */
+export type GenerationList = 'cluster_resources_live' | 'vulnerability_packages';
+
 /**
- * The live resources' generation (migration 0054) as a scalar subquery, bound on the statement's
- * `where`: the account's clusters and the statements each has seen that changed its live versions,
- * as one text, which changes whenever the list may have. Null when nothing was ever written.
+ * A list's generation as a scalar subquery, bound on the statement's `where`: a text that changes
+ * whenever a statement may have changed the list (page-bookmarks.ts). The live resources' is the
+ * account's clusters, each with its own generation; the packages' is the account's. Null when
+ * nothing was ever written.
  */
-export function liveResourcesGenerationOf(accountId: string): (where: Where) => string {
+export function keptGenerationOf(accountId: string, list: GenerationList): (where: Where) => string {
+  if (list === 'vulnerability_packages') {
+    return (where) =>
+      `select generation::text from list_totals
+        where account_id = ${where.next(accountId)} and list = 'vulnerability_packages'`;
+  }
   return (where) =>
     `select string_agg(cluster_id::text || ':' || generation, ',' order by cluster_id)
        from cluster_list_totals

@@ -9,13 +9,19 @@ import {
 import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { type ListOrder, orderSql, type Sort, sortOrder } from '../../http/sort.js';
-import type { PageBookmarks } from '../list-totals/page-bookmarks.js';
-import { type PageBookmarkSql, pageRange } from '../list-totals/page-range.js';
+import {
+  type BookmarkedList,
+  bookmarkPage,
+  bookmarkSql,
+  type PageBookmarks,
+  type WithGeneration,
+} from '../list-totals/page-bookmarks.js';
+import { pageRange } from '../list-totals/page-range.js';
 import {
   countOf,
+  keptGenerationOf,
   keptTotal,
   keptTotalOf,
-  liveResourcesGenerationOf,
   pageWithTotal,
 } from '../list-totals/repository.js';
 import { type RESOURCE_SORT_FIELDS, ResourceRecordSchema } from './schemas.js';
@@ -152,62 +158,45 @@ async function resourcePage<Row>(
   const total = live
     ? keptTotal(accountId, 'cluster_resources_live')
     : countOf(`select count(*) as total from cluster_resources r where ${filter}`, where.params);
-  // A deferred join: the page's keys first, in order, from the sort's live index alone (no row of
-  // the account is read or sorted), from the nearer end of the list, then those rows by primary
-  // key, put in order.
   // The live list's pages are bookmarked (page-bookmarks.ts): each page's rows carry the list's
   // generation, and a page near a row seen before starts from it while the list is unchanged.
   const bookmarks = live && BOOKMARKED_SORTS.has(query.sort.field) ? query.bookmarks : undefined;
-  const list = `${accountId}/cluster_resources_live/${query.sort.field}:${query.sort.direction}`;
+  const list = bookmarkedList(accountId, query.sort, order);
+  // A deferred join: the page's keys first, in order, from the sort's live index alone (no row of
+  // the account is read or sorted), from the nearer end of the list or from a bookmark, then those
+  // rows by primary key, put in order.
   const keys = pageRange(where, {
     rows: `select r.account_id, r.cluster_id, r.id from cluster_resources r where ${filter}`,
     order,
     page: query.page,
     keptTotal: live ? keptTotalOf(accountId, 'cluster_resources_live') : undefined,
-    bookmark: bookmarks && bookmarkSql(bookmarks, list, accountId, order, query.page.offset),
+    bookmark: bookmarks && bookmarkSql(bookmarks, list, query.page.offset),
   });
-  const generation = bookmarks ? `, (${liveResourcesGenerationOf(accountId)(where)}) as list_generation` : '';
+  const generation = bookmarks ? `, (${list.generation(where)}) as list_generation` : '';
   const page = `select ${select}${generation}
        from ${keys} k
        join cluster_resources r on r.account_id = k.account_id and r.cluster_id = k.cluster_id and r.id = k.id
        ${lateral}
       ${orderSql(order)}`;
-  const read = await pageWithTotal<Row & { id: string; list_generation?: string | null }>(
+  const read = await pageWithTotal<WithGeneration<Row & { id: string }>>(
     db,
     { sql: page, params: where.params },
     total,
   );
-  if (!bookmarks) return read;
-  const rows = read.rows.map(({ list_generation: _, ...row }) => row as Row & { id: string });
-  const first = read.rows[0];
-  if (first?.list_generation) {
-    const offset = query.page.offset;
-    bookmarks.record(list, first.list_generation, read.total, [
-      { offset, key: first.id },
-      { offset: offset + rows.length - 1, key: rows[rows.length - 1]!.id },
-    ]);
-  }
-  return { rows, total: read.total };
+  return bookmarks ? bookmarkPage(bookmarks, list, query.page.offset, read) : read;
 }
 
-/** The nearest bookmark of the page's list as SQL for pageRange, if one shortens its walk. */
-function bookmarkSql(
-  bookmarks: PageBookmarks,
-  list: string,
-  accountId: string,
-  order: ListOrder,
-  offset: number,
-): PageBookmarkSql | undefined {
-  const mark = bookmarks.nearest(list, offset);
-  if (mark === undefined) return undefined;
-  const [clusterId, id] = splitRecordKey(mark.key);
+/** The live list in `order`, as its bookmarks name it and its page statement seeks a bookmarked record. */
+function bookmarkedList(accountId: string, sort: Sort<ResourceSortField>, order: ListOrder): BookmarkedList {
   return {
-    unchanged: (where) => `(${liveResourcesGenerationOf(accountId)(where)}) = ${where.next(mark.generation)}`,
-    row: (where) =>
-      `select ${order.map((term) => term.column).join(', ')} from cluster_resources r
+    name: `${accountId}/cluster_resources_live/${sort.field}:${sort.direction}`,
+    generation: keptGenerationOf(accountId, 'cluster_resources_live'),
+    row: (key, where) => {
+      const [clusterId, id] = splitRecordKey(key);
+      return `select ${order.map((term) => term.column).join(', ')} from cluster_resources r
         where r.account_id = ${where.next(accountId)} and r.cluster_id = ${where.next(clusterId)}::uuid
-          and r.id = ${where.next(id)}`,
-    skip: offset - mark.offset,
+          and r.id = ${where.next(id)}`;
+    },
   };
 }
 

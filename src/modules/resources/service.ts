@@ -55,11 +55,10 @@ export function createResourceService(deps: {
   clusters: ClusterService;
   /** the list entries' bytes (without payload) by row version */
   entries: RowBytesCache;
-  /** rows seen at their offsets in the live list, to start nearby pages from (page-bookmarks.ts) */
-  bookmarks?: PageBookmarks;
 }) {
   const { db, accounts, clusters } = deps;
-  const bookmarks = deps.bookmarks ?? new PageBookmarks();
+  // Rows seen at their offsets in the live list, to start nearby pages from (page-bookmarks.ts).
+  const bookmarks = new PageBookmarks();
   return {
     /** A page of the list as parts of its body (json-text.ts, sendJsonJoined). */
     async list(actor: Actor, accountId: string, query: ResourceListQuery) {

@@ -16,8 +16,22 @@ import {
 } from '../../http/search.js';
 import { type ListOrder, orderSql, type Sort } from '../../http/sort.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
+import {
+  type BookmarkedList,
+  bookmarkPage,
+  bookmarkSql,
+  type PageBookmarks,
+  type WithGeneration,
+} from '../list-totals/page-bookmarks.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, type KeptList, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
+import {
+  countOf,
+  type KeptList,
+  keptGenerationOf,
+  keptTotal,
+  keptTotalOf,
+  listPage,
+} from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import { InventoryPackageSchema, type PackageFilterKey, type PackageSortField } from './package-schemas.js';
 
@@ -30,7 +44,16 @@ export interface PackageQuery {
   searchPath: SearchPath;
   sort: Sort<PackageSortField>;
   page: OffsetPage;
+  /** where the unfiltered list's pages are bookmarked (page-bookmarks.ts); none: every page walks */
+  bookmarks?: PageBookmarks | undefined;
 }
+
+/**
+ * The sorts whose order is one direction over NOT NULL columns (name, version, id): a row
+ * comparison orders their rows as the list does, so their pages may start from a bookmark. A
+ * count's order breaks its ties by name ascending whatever its direction.
+ */
+const BOOKMARKED_SORTS: ReadonlySet<PackageSortField> = new Set(['name', 'version']);
 
 /**
  * Images some live container of the account runs; computed once per query, from the workloads
@@ -174,26 +197,44 @@ async function packagePage<Row>(
   // its total.
   const order = listOrder(query.sort);
   const xmin = rows === SEARCH.table ? XMIN_OF_TABLE_ROW : XMIN_OF_SEARCHED_ROW;
+  // The unfiltered list's pages are bookmarked (page-bookmarks.ts): each page's rows carry the
+  // list's generation, and a page near a row seen before starts from it while the list is unchanged.
+  const bookmarks =
+    kept === 'vulnerability_packages' && BOOKMARKED_SORTS.has(query.sort.field) ? query.bookmarks : undefined;
+  const list = bookmarkedList(accountId, query.sort, order);
   const pageRows = pageRange(where, {
     rows: `select p.account_id, ${xmin}, ${COLUMNS}${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from ${rows} p where ${where.sql}`,
     order,
     page: query.page,
     keptTotal: kept === undefined ? undefined : keptTotalOf(accountId, kept),
+    bookmark: bookmarks && bookmarkSql(bookmarks, list, query.page.offset),
   });
   const page = {
     sql: `${query.inUse !== undefined ? IN_USE_IMAGES : ''}
-    select ${select}${countedWithPage ? ', p.total' : ''}
+    select ${select}${countedWithPage ? ', p.total' : ''}${bookmarks ? `, (${list.generation(where)}) as list_generation` : ''}
       from ${pageRows} p
       ${IN_USE_LATERAL}
       ${lateral}
      ${orderSql(order)}`,
     params: where.params,
   };
-  return listPage<Row>(db, page, {
+  const read = await listPage<WithGeneration<Row & { id: string }>>(db, page, {
     carried: countedWithPage,
     kept: kept === undefined ? undefined : keptTotal(accountId, kept),
     count,
   });
+  return bookmarks ? bookmarkPage(bookmarks, list, query.page.offset, read) : read;
+}
+
+/** The unfiltered list in `order`, as its bookmarks name it and its page statement seeks a bookmarked package. */
+function bookmarkedList(accountId: string, sort: Sort<PackageSortField>, order: ListOrder): BookmarkedList {
+  return {
+    name: `${accountId}/vulnerability_packages/${sort.field}:${sort.direction}`,
+    generation: keptGenerationOf(accountId, 'vulnerability_packages'),
+    row: (id, where) =>
+      `select ${order.map((term) => term.column).join(', ')} from vulnerability_packages p
+        where p.account_id = ${where.next(accountId)} and p.id = ${where.next(id)}::uuid`,
+  };
 }
 
 /** A page of packages: each entry's text and its version. */

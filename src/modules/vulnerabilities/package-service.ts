@@ -15,6 +15,7 @@ import { searchPathFor } from '../../http/search.js';
 import { parseSort } from '../../http/sort.js';
 import { SEVERITIES, type Severity } from '../../ingest/vulnerabilities/severity.js';
 import type { AccountService } from '../accounts/service.js';
+import { PageBookmarks } from '../list-totals/page-bookmarks.js';
 import * as repo from './package-repository.js';
 import { PACKAGE_FACETS, PACKAGE_FILTER_KEYS, PACKAGE_SORT_FIELDS } from './package-schemas.js';
 
@@ -42,6 +43,8 @@ export function createPackageService({
   /** the list entries' bytes by version */
   entries: RowBytesCache;
 }) {
+  // Rows seen at their offsets in the unfiltered list, to start nearby pages from (page-bookmarks.ts).
+  const bookmarks = new PageBookmarks();
   return {
     /** A page of the list as parts of its body (json-text.ts, sendJsonJoined). */
     async list(
@@ -64,6 +67,7 @@ export function createPackageService({
         searchPath: searchPathFor(db.engine),
         sort: parseSort(query.sort, PACKAGE_SORT_FIELDS, 'name:asc'),
         page: query.page,
+        bookmarks,
       };
       const { entries: bytes, total } = await versionedPage(
         entries,
