@@ -3,14 +3,17 @@
  * list (docs/performance.md, "Fix 53").
  *
  * An offset page costs PostgreSQL a walk over every row before it (or after it, read from the end:
- * page-range.ts), so a client paging through a million resources walks half a million index
- * entries a page on average: the whole export is quadratic in the list. A page whose offset is at
- * or just past a row the server has seen at a known offset is read by seeking to that row in the
- * list's index and skipping the few rows between: sequential pages, and a page read again, walk no
- * more than a page.
+ * page-range.ts), so a client paging through a million resources walks up to half a million index
+ * entries a page, a quarter of a million on average: the whole export is quadratic in the list.
+ * A page whose offset is at or just past a row the server has seen at a known offset is read by
+ * seeking to that row in the list's index and skipping the few rows between: sequential pages, and
+ * a page read again, walk no more than a page.
+ *
+ * The resources and the packages keep their generations (migrations 0054 and 0055); another list
+ * takes bookmarks once its writers keep one.
  *
  * A bookmark holds only while the list is exactly as it was when the bookmark was taken: the list's
- * generation (a text PostgreSQL computes from what its writers count, 0054) is kept with it, and the
+ * generation (a text PostgreSQL computes from what its writers count) is kept with it, and the
  * page statement seeks from the bookmark only if the generation it reads in its own snapshot is the
  * same; otherwise it walks as before. A stale bookmark therefore costs a walk, never a wrong page.
  *
