@@ -102,7 +102,7 @@ export interface BookmarkedList {
   name: string;
   /** the list's generation as a scalar subquery, bound on the statement's `where` */
   generation: (where: Where) => string;
-  /** `select <the order's columns, in order> from ...` of the row of `key`, bound on `where` */
+  /** `from <table> <alias> where ...`: the row of `key` alone (PageBookmarkSql.row), bound on `where` */
   row: (key: string, where: Where) => string;
 }
 

@@ -66,7 +66,10 @@ export interface PageRange {
 export interface PageBookmarkSql {
   /** true when the list is at the bookmark's generation */
   unchanged: (where: Where) => string;
-  /** `select <the order's columns, in order> from ...`: the bookmarked row's, one row */
+  /**
+   * `from <table> <alias> where ...`: the bookmarked row alone, under the alias the order's columns
+   * name; pageRange selects the order's columns from it.
+   */
   row: (where: Where) => string;
   /** the rows between the bookmarked one and the page's first */
   skip: number;
@@ -133,5 +136,5 @@ function atOrAfter(order: ListOrder, row: string): string {
     throw new Error('pageRange: a bookmark needs an order of one direction');
   }
   const columns = order.map((term) => term.column).join(', ');
-  return `(${columns}) ${direction === 'asc' ? '>=' : '<='} (${row})`;
+  return `(${columns}) ${direction === 'asc' ? '>=' : '<='} (select ${columns} ${row})`;
 }

@@ -8,7 +8,7 @@ import {
 } from '../../db/entry-json.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { type ListOrder, orderSql, type Sort, sortOrder } from '../../http/sort.js';
+import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import {
   type BookmarkedList,
   bookmarkPage,
@@ -161,7 +161,7 @@ async function resourcePage<Row>(
   // The live list's pages are bookmarked (page-bookmarks.ts): each page's rows carry the list's
   // generation, and a page near a row seen before starts from it while the list is unchanged.
   const bookmarks = live && BOOKMARKED_SORTS.has(query.sort.field) ? query.bookmarks : undefined;
-  const list = bookmarkedList(accountId, query.sort, order);
+  const list = bookmarkedList(accountId, query.sort);
   // A deferred join: the page's keys first, in order, from the sort's live index alone (no row of
   // the account is read or sorted), from the nearer end of the list or from a bookmark, then those
   // rows by primary key, put in order.
@@ -187,13 +187,13 @@ async function resourcePage<Row>(
 }
 
 /** The live list in `order`, as its bookmarks name it and its page statement seeks a bookmarked record. */
-function bookmarkedList(accountId: string, sort: Sort<ResourceSortField>, order: ListOrder): BookmarkedList {
+function bookmarkedList(accountId: string, sort: Sort<ResourceSortField>): BookmarkedList {
   return {
     name: `${accountId}/cluster_resources_live/${sort.field}:${sort.direction}`,
     generation: keptGenerationOf(accountId, 'cluster_resources_live'),
     row: (key, where) => {
       const [clusterId, id] = splitRecordKey(key);
-      return `select ${order.map((term) => term.column).join(', ')} from cluster_resources r
+      return `from cluster_resources r
         where r.account_id = ${where.next(accountId)} and r.cluster_id = ${where.next(clusterId)}::uuid
           and r.id = ${where.next(id)}`;
     },

@@ -201,7 +201,7 @@ async function packagePage<Row>(
   // list's generation, and a page near a row seen before starts from it while the list is unchanged.
   const bookmarks =
     kept === 'vulnerability_packages' && BOOKMARKED_SORTS.has(query.sort.field) ? query.bookmarks : undefined;
-  const list = bookmarkedList(accountId, query.sort, order);
+  const list = bookmarkedList(accountId, query.sort);
   const pageRows = pageRange(where, {
     rows: `select p.account_id, ${xmin}, ${COLUMNS}${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from ${rows} p where ${where.sql}`,
     order,
@@ -227,12 +227,12 @@ async function packagePage<Row>(
 }
 
 /** The unfiltered list in `order`, as its bookmarks name it and its page statement seeks a bookmarked package. */
-function bookmarkedList(accountId: string, sort: Sort<PackageSortField>, order: ListOrder): BookmarkedList {
+function bookmarkedList(accountId: string, sort: Sort<PackageSortField>): BookmarkedList {
   return {
     name: `${accountId}/vulnerability_packages/${sort.field}:${sort.direction}`,
     generation: keptGenerationOf(accountId, 'vulnerability_packages'),
     row: (id, where) =>
-      `select ${order.map((term) => term.column).join(', ')} from vulnerability_packages p
+      `from vulnerability_packages p
         where p.account_id = ${where.next(accountId)} and p.id = ${where.next(id)}::uuid`,
   };
 }
