@@ -46,6 +46,7 @@ import { identityNameNamespaceIndex } from './0052-identity-name-namespace-index
 import { searchWords } from './0053-search-words.js';
 import { liveResourcesGeneration } from './0054-live-resources-generation.js';
 import { packagesGeneration } from './0055-packages-generation.js';
+import { containersGeneration } from './0056-containers-generation.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -96,4 +97,5 @@ export const migrations: readonly Migration[] = [
   searchWords,
   liveResourcesGeneration,
   packagesGeneration,
+  containersGeneration,
 ];

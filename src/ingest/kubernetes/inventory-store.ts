@@ -144,8 +144,9 @@ const SET_CHANGED = COLUMNS.filter((column) => column !== 'id');
  * Rewrites stored rows (same id) with their new values, and only those where a value differs: a
  * pod's new version usually changes just pod_resource_id, which no index holds, so PostgreSQL can
  * keep the row on its page without touching any of the table's indexes (a heap-only update, given
- * room on the page: migration 0024's fillfactor). An unchanged row is not written at all. No
- * count moves (list_totals counts inserts and deletes only, and an update keeps the account).
+ * room on the page: migration 0024's fillfactor). An unchanged row is not written at all. The
+ * kept total does not move (it counts inserts and deletes, and an update keeps the cluster); the
+ * cluster's list generation does, once a statement, if a row was written (migration 0056).
  */
 export async function updateContainers(db: Executor, scope: Scope, rows: InventoryRow[]) {
   for (const batch of batches(rows)) {

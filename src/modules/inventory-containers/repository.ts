@@ -5,8 +5,15 @@ import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { type SearchPath, searchedRows, TOTAL_OF_KEYS, type TrigramSearch } from '../../http/search.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
+import {
+  type BookmarkedList,
+  bookmarkPage,
+  bookmarkSql,
+  type PageBookmarks,
+  type WithGeneration,
+} from '../list-totals/page-bookmarks.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
+import { countOf, keptGenerationOf, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import {
   type CONTAINER_FILTER_KEYS,
@@ -47,7 +54,9 @@ const ENTRY = entryJson(InventoryContainerSchema, {
 /**
  * Filter keys and sort fields are, by design, the names of inventory_containers columns. Every sort
  * field has an index (account_id, field, id) (migration 0015), which the page's key select reads in
- * order.
+ * order. Every sort column is NOT NULL (migration 0002), and the order is one direction with the
+ * id last, so a row comparison orders rows as the list does: every sort's pages may start from a
+ * bookmark (page-bookmarks.ts).
  */
 const SORT_COLUMNS = Object.fromEntries(
   CONTAINER_SORT_FIELDS.map((field) => [field, `c.${field}`]),
@@ -74,6 +83,8 @@ export interface ContainerListQuery {
   searchPath: SearchPath;
   sort: Sort<ContainerSortField>;
   page: OffsetPage;
+  /** where the unfiltered list's pages are bookmarked (page-bookmarks.ts); none: every page walks */
+  bookmarks?: PageBookmarks | undefined;
 }
 
 const ROW_VERSION = rowVersionOf('c');
@@ -100,14 +111,20 @@ async function containerPage<Row>(
   // put in order. Searched through the trigram index, the keys are the search's rows, sorted, and
   // they count every match too: the page carries its total.
   const order = sortOrder(query.sort, SORT_COLUMNS, 'c.id');
+  // The unfiltered list's pages are bookmarked (page-bookmarks.ts): each page's rows carry the
+  // list's generation, and a page near a row seen before starts from it while the list is unchanged.
+  const bookmarks = where.filtered ? undefined : query.bookmarks;
+  const list = bookmarkedList(accountId, query.sort);
   const keys = pageRange(where, {
     rows: `select c.account_id, c.id${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from ${rows} c where ${filter}`,
     order,
     page: query.page,
     keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'inventory_containers'),
+    bookmark: bookmarks && bookmarkSql(bookmarks, list, query.page.offset),
   });
+  const generation = bookmarks ? `, (${list.generation(where)}) as list_generation` : '';
   const page = {
-    sql: `select ${select}${countedWithPage ? ', k.total' : ''}
+    sql: `select ${select}${countedWithPage ? ', k.total' : ''}${generation}
        from ${keys} k
        join inventory_containers c on c.account_id = k.account_id and c.id = k.id
        ${lateral}
@@ -115,11 +132,22 @@ async function containerPage<Row>(
     params: where.params,
   };
   // Unfiltered, the account's total is kept at ingestion: no count of its rows.
-  return listPage<Row>(db, page, {
+  const read = await listPage<WithGeneration<Row & { id: string }>>(db, page, {
     carried: countedWithPage,
     kept: where.filtered ? undefined : keptTotal(accountId, 'inventory_containers'),
     count,
   });
+  return bookmarks ? bookmarkPage(bookmarks, list, query.page.offset, read) : read;
+}
+
+/** The unfiltered list in `sort`, as its bookmarks name it and its page statement seeks a bookmarked container. */
+function bookmarkedList(accountId: string, sort: Sort<ContainerSortField>): BookmarkedList {
+  return {
+    name: `${accountId}/inventory_containers/${sort.field}:${sort.direction}`,
+    generation: keptGenerationOf(accountId, 'inventory_containers'),
+    row: (key, where) =>
+      `from inventory_containers c where c.account_id = ${where.next(accountId)} and c.id = ${where.next(key)}::uuid`,
+  };
 }
 
 /** A page of containers, each entry's text and its row's version. */

@@ -14,6 +14,7 @@ import { entryBytes, type RowBytesCache, versionedPage } from '../../http/row-by
 import { searchPathFor } from '../../http/search.js';
 import { parseSort } from '../../http/sort.js';
 import type { AccountService } from '../accounts/service.js';
+import { PageBookmarks } from '../list-totals/page-bookmarks.js';
 import { normalizeDigest } from '../resources/service.js';
 import * as repo from './repository.js';
 import { CONTAINER_FILTER_KEYS, CONTAINER_SORT_FIELDS } from './schemas.js';
@@ -36,6 +37,8 @@ export function createInventoryContainerService({
   /** the list entries' bytes by row version */
   entries: RowBytesCache;
 }) {
+  // Rows seen at their offsets in the unfiltered list, to start nearby pages from (page-bookmarks.ts).
+  const bookmarks = new PageBookmarks();
   return {
     /** A page of the list as parts of its body (json-text.ts, sendJsonJoined). */
     async list(
@@ -55,6 +58,7 @@ export function createInventoryContainerService({
         searchPath: searchPathFor(db.engine),
         sort: parseSort(query.sort, CONTAINER_SORT_FIELDS, 'name:asc'),
         page: query.page,
+        bookmarks,
       };
       const { entries: bytes, total } = await versionedPage(
         entries,

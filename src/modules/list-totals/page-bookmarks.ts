@@ -9,8 +9,8 @@
  * seeking to that row in the list's index and skipping the few rows between: sequential pages, and
  * a page read again, walk no more than a page.
  *
- * The resources and the packages keep their generations (migrations 0054 and 0055); another list
- * takes bookmarks once its writers keep one.
+ * The live resources, the packages and the containers keep their generations (migrations 0054 to
+ * 0056); another list takes bookmarks once its writers keep one.
  *
  * A bookmark holds only while the list is exactly as it was when the bookmark was taken: the list's
  * generation (a text PostgreSQL computes from what its writers count) is kept with it, and the

@@ -16,10 +16,10 @@
  * counts its filtered rows for `total_count` anyway, a walk at least as long as the page's, so it
  * is always read forwards.
  *
- * A list that bookmarks its pages (page-bookmarks.ts, the live resources) may offer a third
- * reading: from a row seen at an offset at or before the page's, skipping the rows between. It is
- * gated the same way, on the list's generation: it runs only where the list is still as it was when
- * the row was seen, and the other two only where it is not.
+ * A list that bookmarks its pages (page-bookmarks.ts) may offer a third reading: from a row seen
+ * at an offset at or before the page's, skipping the rows between. It is gated the same way, on
+ * the list's generation: it runs only where the list is still as it was when the row was seen, and
+ * the other two only where it is not.
  *
  * The subquery's rows come in no particular order: the caller orders them by `order`, as a
  * deferred join already does when it fetches the page's rows by key.

@@ -66,14 +66,14 @@ export function keptTotalOf(accountId: string, list: KeptList): KeptTotalValue {
   return (where) => keptTotalSelect(list, where.next(accountId), where.next(list));
 }
 
-/** The lists whose generation is kept beside their total (migrations 0054 and 0055). */
-export type GenerationList = 'cluster_resources_live' | 'vulnerability_packages';
+/** The lists whose generation is kept beside their total (migrations 0054 to 0056). */
+export type GenerationList = 'cluster_resources_live' | 'inventory_containers' | 'vulnerability_packages';
 
 /**
  * A list's generation as a scalar subquery, bound on the statement's `where`: a text that changes
- * whenever a statement may have changed the list (page-bookmarks.ts). The live resources' is the
- * account's clusters, each with its own generation; the packages' is the account's. Null when
- * nothing was ever written.
+ * whenever a statement may have changed the list (page-bookmarks.ts). A list kept per cluster
+ * (the live resources, the containers) has the account's clusters, each with its own generation;
+ * the packages' is the account's. Null when nothing was ever written.
  */
 export function keptGenerationOf(accountId: string, list: GenerationList): (where: Where) => string {
   if (list === 'vulnerability_packages') {
@@ -84,7 +84,7 @@ export function keptGenerationOf(accountId: string, list: GenerationList): (wher
   return (where) =>
     `select string_agg(cluster_id::text || ':' || generation, ',' order by cluster_id)
        from cluster_list_totals
-      where account_id = ${where.next(accountId)} and list = 'cluster_resources_live'`;
+      where account_id = ${where.next(accountId)} and list = '${list}'`;
 }
 
 /** As keptTotalOf, for a runtime list: the sum of its clusters' totals. */

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createCluster, type KubeJson } from '../../../test/ingest/sample.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../../../test/support/harness.js';
-import type { Executor } from '../../db/database.js';
+import { readingsRun, recordingExecutor } from '../../../test/support/page-readings.js';
 import { parseSort } from '../../http/sort.js';
 import { PageBookmarks } from '../list-totals/page-bookmarks.js';
 import { listResourceVersions, type ResourcePageQuery } from './repository.js';
@@ -112,28 +112,13 @@ describe('resources: pages from bookmarks', () => {
     });
     // Rows 8 to 11 seen: offset 12 is one row past the last of them.
     await listResourceVersions(t.db, tenant.accountId, query(8));
-    const seen: { sql: string; params: readonly unknown[] }[] = [];
-    const recording: Executor = {
-      query: (sql, params) => t.db.query(sql, params),
-      queryAll: (statements) => {
-        seen.push(...statements);
-        return t.db.queryAll!(statements);
-      },
-      exec: (sql) => t.db.exec(sql),
-    };
-    const { rows } = await listResourceVersions(recording, tenant.accountId, query(12));
+    const { executor, statements } = recordingExecutor(t.db);
+    const { rows } = await listResourceVersions(executor, tenant.accountId, query(12));
     assert.deepEqual(
       rows.map((row) => row.id),
       (await whole(tenant, 'name:asc')).slice(12, 16),
     );
-    const statement = seen[0]!;
-    const readings = async () => {
-      const { rows: plan } = await t.db.query<{ 'QUERY PLAN': string }>(
-        `explain (analyze, costs off, timing off, summary off) ${statement.sql}`,
-        statement.params,
-      );
-      return readingsRun(plan.map((line) => line['QUERY PLAN']));
-    };
+    const readings = () => readingsRun(t.db, statements[0]!);
     assert.deepEqual(await readings(), ['from_bookmark']);
     await insert(tenant.accountId, clusters[0]!, 'name-0', 99);
     assert.deepEqual(await readings(), ['from_start'], 'the list changed: the bookmark is not used');
@@ -198,17 +183,3 @@ describe('resources: pages from bookmarks', () => {
     }
   });
 });
-
-/**
- * Which of pageRange's readings returned the page's rows, from an EXPLAIN ANALYZE of a page
- * statement: its three branches are, in order, the Append's results gated by a one-time filter. A
- * branch whose filter is false returns no row (or is never reached, once the page is full).
- */
-function readingsRun(plan: string[]): string[] {
-  const gated = plan.filter(
-    (line, i) => /->\s+Result/.test(line) && /One-Time Filter/.test(plan[i + 1] ?? ''),
-  );
-  assert.equal(gated.length, 3, plan.join('\n'));
-  const readings = ['from_bookmark', 'from_start', 'from_end'];
-  return readings.filter((_, i) => /actual rows=[1-9]/.test(gated[i]!));
-}
