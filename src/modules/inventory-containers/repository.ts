@@ -6,14 +6,14 @@ import type { OffsetPage } from '../../http/paging.js';
 import { type SearchPath, searchedRows, TOTAL_OF_KEYS, type TrigramSearch } from '../../http/search.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import {
-  type BookmarkedList,
+  bookmarkedList,
   bookmarkPage,
   bookmarkSql,
   type PageBookmarks,
   type WithGeneration,
 } from '../list-totals/page-bookmarks.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptGenerationOf, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
+import { countOf, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import {
   type CONTAINER_FILTER_KEYS,
@@ -114,7 +114,13 @@ async function containerPage<Row>(
   // The unfiltered list's pages are bookmarked (page-bookmarks.ts): each page's rows carry the
   // list's generation, and a page near a row seen before starts from it while the list is unchanged.
   const bookmarks = where.filtered ? undefined : query.bookmarks;
-  const list = bookmarkedList(accountId, query.sort);
+  const list = bookmarkedList(
+    accountId,
+    'inventory_containers',
+    query.sort,
+    (id, where) =>
+      `from inventory_containers c where c.account_id = ${where.next(accountId)} and c.id = ${where.next(id)}::uuid`,
+  );
   const keys = pageRange(where, {
     rows: `select c.account_id, c.id${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from ${rows} c where ${filter}`,
     order,
@@ -138,16 +144,6 @@ async function containerPage<Row>(
     count,
   });
   return bookmarks ? bookmarkPage(bookmarks, list, query.page.offset, read) : read;
-}
-
-/** The unfiltered list in `sort`, as its bookmarks name it and its page statement seeks a bookmarked container. */
-function bookmarkedList(accountId: string, sort: Sort<ContainerSortField>): BookmarkedList {
-  return {
-    name: `${accountId}/inventory_containers/${sort.field}:${sort.direction}`,
-    generation: keptGenerationOf(accountId, 'inventory_containers'),
-    row: (key, where) =>
-      `from inventory_containers c where c.account_id = ${where.next(accountId)} and c.id = ${where.next(key)}::uuid`,
-  };
 }
 
 /** A page of containers, each entry's text and its row's version. */

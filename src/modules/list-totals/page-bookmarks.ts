@@ -26,8 +26,10 @@
  *   marks.record('acct/resources/name:asc', 'c1:7', 1000, [{ offset: 900, key: 'c1/r-42' }]);
  *   marks.nearest('acct/resources/name:asc', 950) // { generation: 'c1:7', offset: 900, key: 'c1/r-42' }
  */
+import type { Sort } from '../../http/sort.js';
 import type { Where } from '../resources/where.js';
 import type { PageBookmarkSql } from './page-range.js';
+import { type GenerationList, keptGenerationOf } from './repository.js';
 
 export interface Bookmark {
   /** the list's generation when the row was seen at `offset` */
@@ -104,6 +106,23 @@ export interface BookmarkedList {
   generation: (where: Where) => string;
   /** `from <table> <alias> where ...`: the row of `key` alone (PageBookmarkSql.row), bound on `where` */
   row: (key: string, where: Where) => string;
+}
+
+/**
+ * The account's list kept with a generation (keptGenerationOf), in `sort`: named by its account,
+ * table and order, so one list's bookmarks are never offered for another's.
+ */
+export function bookmarkedList(
+  accountId: string,
+  list: GenerationList,
+  sort: Sort<string>,
+  row: BookmarkedList['row'],
+): BookmarkedList {
+  return {
+    name: `${accountId}/${list}/${sort.field}:${sort.direction}`,
+    generation: keptGenerationOf(accountId, list),
+    row,
+  };
 }
 
 /** The nearest bookmark of the page's list as SQL for pageRange, if one shortens its walk. */

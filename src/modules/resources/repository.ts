@@ -10,20 +10,14 @@ import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import {
-  type BookmarkedList,
+  bookmarkedList,
   bookmarkPage,
   bookmarkSql,
   type PageBookmarks,
   type WithGeneration,
 } from '../list-totals/page-bookmarks.js';
 import { pageRange } from '../list-totals/page-range.js';
-import {
-  countOf,
-  keptGenerationOf,
-  keptTotal,
-  keptTotalOf,
-  pageWithTotal,
-} from '../list-totals/repository.js';
+import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
 import { type RESOURCE_SORT_FIELDS, ResourceRecordSchema } from './schemas.js';
 import { Where } from './where.js';
 
@@ -161,7 +155,12 @@ async function resourcePage<Row>(
   // The live list's pages are bookmarked (page-bookmarks.ts): each page's rows carry the list's
   // generation, and a page near a row seen before starts from it while the list is unchanged.
   const bookmarks = live && BOOKMARKED_SORTS.has(query.sort.field) ? query.bookmarks : undefined;
-  const list = bookmarkedList(accountId, query.sort);
+  const list = bookmarkedList(accountId, 'cluster_resources_live', query.sort, (key, where) => {
+    const [clusterId, id] = splitRecordKey(key);
+    return `from cluster_resources r
+      where r.account_id = ${where.next(accountId)} and r.cluster_id = ${where.next(clusterId)}::uuid
+        and r.id = ${where.next(id)}`;
+  });
   // A deferred join: the page's keys first, in order, from the sort's live index alone (no row of
   // the account is read or sorted), from the nearer end of the list or from a bookmark, then those
   // rows by primary key, put in order.
@@ -184,20 +183,6 @@ async function resourcePage<Row>(
     total,
   );
   return bookmarks ? bookmarkPage(bookmarks, list, query.page.offset, read) : read;
-}
-
-/** The live list in `order`, as its bookmarks name it and its page statement seeks a bookmarked record. */
-function bookmarkedList(accountId: string, sort: Sort<ResourceSortField>): BookmarkedList {
-  return {
-    name: `${accountId}/cluster_resources_live/${sort.field}:${sort.direction}`,
-    generation: keptGenerationOf(accountId, 'cluster_resources_live'),
-    row: (key, where) => {
-      const [clusterId, id] = splitRecordKey(key);
-      return `from cluster_resources r
-        where r.account_id = ${where.next(accountId)} and r.cluster_id = ${where.next(clusterId)}::uuid
-          and r.id = ${where.next(id)}`;
-    },
-  };
 }
 
 /** A page of records: each entry's text, with its record key and row version. */

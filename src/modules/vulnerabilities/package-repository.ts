@@ -17,21 +17,14 @@ import {
 import { type ListOrder, orderSql, type Sort } from '../../http/sort.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
 import {
-  type BookmarkedList,
+  bookmarkedList,
   bookmarkPage,
   bookmarkSql,
   type PageBookmarks,
   type WithGeneration,
 } from '../list-totals/page-bookmarks.js';
 import { pageRange } from '../list-totals/page-range.js';
-import {
-  countOf,
-  type KeptList,
-  keptGenerationOf,
-  keptTotal,
-  keptTotalOf,
-  listPage,
-} from '../list-totals/repository.js';
+import { countOf, type KeptList, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import { InventoryPackageSchema, type PackageFilterKey, type PackageSortField } from './package-schemas.js';
 
@@ -201,7 +194,13 @@ async function packagePage<Row>(
   // list's generation, and a page near a row seen before starts from it while the list is unchanged.
   const bookmarks =
     kept === 'vulnerability_packages' && BOOKMARKED_SORTS.has(query.sort.field) ? query.bookmarks : undefined;
-  const list = bookmarkedList(accountId, query.sort);
+  const list = bookmarkedList(
+    accountId,
+    'vulnerability_packages',
+    query.sort,
+    (id, where) =>
+      `from vulnerability_packages p where p.account_id = ${where.next(accountId)} and p.id = ${where.next(id)}::uuid`,
+  );
   const pageRows = pageRange(where, {
     rows: `select p.account_id, ${xmin}, ${COLUMNS}${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from ${rows} p where ${where.sql}`,
     order,
@@ -224,17 +223,6 @@ async function packagePage<Row>(
     count,
   });
   return bookmarks ? bookmarkPage(bookmarks, list, query.page.offset, read) : read;
-}
-
-/** The unfiltered list in `order`, as its bookmarks name it and its page statement seeks a bookmarked package. */
-function bookmarkedList(accountId: string, sort: Sort<PackageSortField>): BookmarkedList {
-  return {
-    name: `${accountId}/vulnerability_packages/${sort.field}:${sort.direction}`,
-    generation: keptGenerationOf(accountId, 'vulnerability_packages'),
-    row: (id, where) =>
-      `from vulnerability_packages p
-        where p.account_id = ${where.next(accountId)} and p.id = ${where.next(id)}::uuid`,
-  };
 }
 
 /** A page of packages: each entry's text and its version. */
