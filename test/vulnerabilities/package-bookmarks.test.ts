@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../support/harness.js';
+import { assertPagesCutTheList } from '../support/paged-list.js';
 import { type Account, get, pushOk, type Row, sampleAccount, scanDoc } from './support.js';
 
 let t: TestApp;
@@ -27,23 +28,17 @@ async function page(of: Account, query: string): Promise<{ ids: string[]; total:
 }
 
 /** Every page of 5 in order, then some again and out of order, each against the list in one page. */
-async function assertPagesCutTheList(of: Account, sort: string) {
+async function assertPackagePagesCutTheList(of: Account, sort: string) {
   const all = (await page(of, `limit=1000&sort=${sort}`)).ids;
-  const slice = (offset: number) => all.slice(offset, offset + 5);
-  const paged: string[] = [];
-  for (let offset = 0; offset < all.length; offset += 5) {
-    const read = await page(of, `limit=5&offset=${offset}&sort=${sort}`);
-    assert.equal(read.total, all.length);
-    paged.push(...read.ids);
-  }
-  assert.deepEqual(paged, all, sort);
-  for (const offset of [25, 25, 30, 10, 35, 28, 11]) {
-    assert.deepEqual(
-      (await page(of, `limit=5&offset=${offset}&sort=${sort}`)).ids,
-      slice(offset),
-      `${sort} ${offset}`,
-    );
-  }
+  await assertPagesCutTheList(
+    all,
+    async (offset) => {
+      const read = await page(of, `limit=5&offset=${offset}&sort=${sort}`);
+      assert.equal(read.total, all.length);
+      return read.ids;
+    },
+    { size: 5, again: [25, 25, 30, 10, 35, 28, 11], message: sort },
+  );
 }
 
 const generation = async () =>
@@ -59,12 +54,12 @@ const generation = async () =>
 describe('inventory packages: pages from bookmarks', () => {
   test('pages are the list cut in pieces, for each bookmarked sort', async () => {
     for (const sort of ['name:asc', 'name:desc', 'version:asc', 'version:desc']) {
-      await assertPagesCutTheList(account, sort);
+      await assertPackagePagesCutTheList(account, sort);
     }
   });
 
   test('a scan adding, changing or dropping packages moves the generation, and pages stay right', async () => {
-    await assertPagesCutTheList(account, 'name:asc');
+    await assertPackagePagesCutTheList(account, 'name:asc');
     const before = await generation();
     // A new image holding a package that sorts first: an insert.
     const early = scanDoc('storefront-api-3.8.0.trivy.json');
@@ -76,14 +71,14 @@ describe('inventory packages: pages from bookmarks', () => {
     await pushOk(t, account, early);
     const added = await generation();
     assert.ok(added > before, `${before} -> ${added}`);
-    await assertPagesCutTheList(account, 'name:asc');
+    await assertPackagePagesCutTheList(account, 'name:asc');
     // The same image scanned again without that package: its counts change, then it goes.
     early.Results[1].Vulnerabilities[0].PkgName = 'zzz-late';
     await pushOk(t, account, early);
     const rescanned = await generation();
     assert.ok(rescanned > added);
-    await assertPagesCutTheList(account, 'name:asc');
-    await assertPagesCutTheList(account, 'version:desc');
+    await assertPackagePagesCutTheList(account, 'name:asc');
+    await assertPackagePagesCutTheList(account, 'version:desc');
     // An update alone (a scan changing counts, or any other writer) moves it too.
     await t.db.query(
       `update vulnerability_packages set images_count = images_count where account_id = $1 and name = 'zlib1g'`,
