@@ -91,6 +91,12 @@ const ConfigSchema = Type.Object({
    * page reads from PostgreSQL only its rows' ids and versions (row-bytes-cache.ts); 0 keeps none.
    */
   LIST_ENTRY_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 8 }),
+  /**
+   * The first row offset whose unfiltered resources, containers and packages pages start from a
+   * row seen nearby (page-bookmarks.ts); a page before it walks from the start of its list, which
+   * costs less than reading the list's generation does. 0: every page past the first.
+   */
+  LIST_BOOKMARKS_FROM_OFFSET: Type.Integer({ minimum: 0, default: 1000 }),
   /** Integrations may call loopback and private addresses (never link-local/metadata); see docs/integrations.md. */
   INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
   /** Webhook deliveries: per-attempt deadline, attempts before giving up, first retry delay (doubles), queue poll. */

@@ -58,11 +58,13 @@ export function createServices({ config, db, pepper }: AppDeps) {
       accounts,
       clusters,
       entries: rowBytesOfTable(listEntryCache, 'cluster_resources'),
+      bookmarksFromOffset: config.LIST_BOOKMARKS_FROM_OFFSET,
     }),
     inventoryContainers: createInventoryContainerService({
       db,
       accounts,
       entries: rowBytesOfTable(listEntryCache, 'inventory_containers'),
+      bookmarksFromOffset: config.LIST_BOOKMARKS_FROM_OFFSET,
     }),
     listEntryCache,
     registries: createRegistryService({ db, accounts }),

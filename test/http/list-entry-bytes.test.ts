@@ -87,7 +87,7 @@ const LISTS: CachedList[] = [
     compared: { page: '?q=api', query: { q: 'api' } },
     byIds: 'id = any($2::uuid[])',
     page: (db, entries, query = {}) =>
-      createInventoryContainerService({ db, accounts: accounts(), entries }).list(
+      createInventoryContainerService({ db, accounts: accounts(), entries, bookmarksFromOffset: 0 }).list(
         {} as Actor,
         tenant.accountId,
         { ...query, page: { limit: 100, offset: 0 } },
@@ -130,10 +130,14 @@ const LISTS: CachedList[] = [
     compared: { page: '?q=lib', query: { q: 'lib' } },
     byIds: 'id = any($2::uuid[])',
     page: (db, entries, query = {}) =>
-      createPackageService({ db, accounts: accounts(), entries }).list({} as Actor, tenant.accountId, {
-        ...query,
-        page: { limit: 100, offset: 0 },
-      }),
+      createPackageService({ db, accounts: accounts(), entries, bookmarksFromOffset: 0 }).list(
+        {} as Actor,
+        tenant.accountId,
+        {
+          ...query,
+          page: { limit: 100, offset: 0 },
+        },
+      ),
     text: 'name',
   },
   {
@@ -153,11 +157,13 @@ const LISTS: CachedList[] = [
     byIds: 'unnest($2::uuid[], $3::text[])',
     tenantUnique: 'cluster_id',
     page: (db, entries, query = {}) =>
-      createResourceService({ db, accounts: accounts(), clusters: {} as ClusterService, entries }).list(
-        {} as Actor,
-        tenant.accountId,
-        { ...query, page: { page: 1, pageSize: 50 } },
-      ),
+      createResourceService({
+        db,
+        accounts: accounts(),
+        clusters: {} as ClusterService,
+        entries,
+        bookmarksFromOffset: 0,
+      }).list({} as Actor, tenant.accountId, { ...query, page: { page: 1, pageSize: 50 } }),
     text: 'name',
   },
 ];
@@ -299,6 +305,7 @@ test("a package's in_use follows its images' workloads while its row stays as it
       db: t.db,
       accounts: accounts(),
       entries: createRowBytesCache({ maxBytes: 0 }),
+      bookmarksFromOffset: 0,
     }).list({} as Actor, tenant.accountId, { page: { limit: 1000, offset: 0 } }),
   );
   assert.equal(now, joined(whole));
@@ -312,6 +319,7 @@ test('resource pages with the payload are read whole and keep nothing', async ()
     accounts: accounts(),
     clusters: {} as ClusterService,
     entries: cache,
+    bookmarksFromOffset: 0,
   });
   const query = { with_payload: true, page: { page: 1, pageSize: 50 } };
   const page = joined(await withSystemScope(() => service.list({} as Actor, tenant.accountId, query)));

@@ -111,9 +111,10 @@ async function containerPage<Row>(
   // put in order. Searched through the trigram index, the keys are the search's rows, sorted, and
   // they count every match too: the page carries its total.
   const order = sortOrder(query.sort, SORT_COLUMNS, 'c.id');
-  // The unfiltered list's pages are bookmarked (page-bookmarks.ts): each page's rows carry the
-  // list's generation, and a page near a row seen before starts from it while the list is unchanged.
-  const bookmarks = where.filtered ? undefined : query.bookmarks;
+  // The unfiltered list's pages are bookmarked (page-bookmarks.ts): past the bookmarks' first offset,
+  // each page's rows carry the list's generation, and a page near a row seen before starts from
+  // it while the list is unchanged.
+  const bookmarks = where.filtered ? undefined : query.bookmarks?.forPageAt(query.page.offset);
   const list = bookmarkedList(
     accountId,
     'inventory_containers',

@@ -31,14 +31,17 @@ export function createInventoryContainerService({
   db,
   accounts,
   entries,
+  bookmarksFromOffset,
 }: {
   db: Database;
   accounts: AccountService;
   /** the list entries' bytes by row version */
   entries: RowBytesCache;
+  /** the first offset whose pages take bookmarks (LIST_BOOKMARKS_FROM_OFFSET) */
+  bookmarksFromOffset: number;
 }) {
   // Rows seen at their offsets in the unfiltered list, to start nearby pages from (page-bookmarks.ts).
-  const bookmarks = new PageBookmarks();
+  const bookmarks = new PageBookmarks({ fromOffset: bookmarksFromOffset });
   return {
     /** A page of the list as parts of its body (json-text.ts, sendJsonJoined). */
     async list(

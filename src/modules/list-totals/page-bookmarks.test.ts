@@ -29,6 +29,15 @@ describe('PageBookmarks', () => {
     assert.equal(marks.nearest('list', 0), undefined, 'page 1 walks nothing');
   });
 
+  test('pages before its first offset take no bookmarks', () => {
+    const marks = new PageBookmarks({ fromOffset: 100 });
+    assert.equal(marks.forPageAt(0), undefined);
+    assert.equal(marks.forPageAt(99), undefined);
+    assert.equal(marks.forPageAt(100), marks);
+    assert.equal(new PageBookmarks().forPageAt(999), undefined, 'by default, the first thousand rows');
+    assert.equal(new PageBookmarks().forPageAt(1000)?.nearest('list', 1000), undefined);
+  });
+
   test('a new generation forgets the rows seen in the last one', () => {
     const marks = new PageBookmarks();
     marks.record('list', 'g1', 1000, [{ offset: 100, key: 'a' }]);
@@ -38,7 +47,7 @@ describe('PageBookmarks', () => {
   });
 
   test('holds at most its lists, least recently used dropped first, and its offsets per list', () => {
-    const marks = new PageBookmarks(2, 3);
+    const marks = new PageBookmarks({ maxLists: 2, marksPerList: 3 });
     marks.record('one', 'g', 1000, [{ offset: 100, key: 'a' }]);
     marks.record('two', 'g', 1000, [{ offset: 100, key: 'a' }]);
     assert.ok(marks.nearest('one', 100), 'one is now the most recently used');

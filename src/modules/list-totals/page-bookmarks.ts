@@ -21,10 +21,15 @@
  * most `marksPerList` offsets (the oldest recorded dropped first). Lists are named by their account,
  * their table and their order, so one account's bookmarks are never offered for another's list.
  *
+ * Pages before `fromOffset` take no bookmarks: reading the generation costs a page statement about
+ * what walking a few hundred index entries does, 15% of page 1's rate, so a page with a shorter
+ * walk than that reads as it did before bookmarks (docs/performance.md, "Fix 53").
+ *
  * @example
  *   const marks = new PageBookmarks();
- *   marks.record('acct/resources/name:asc', 'c1:7', 1000, [{ offset: 900, key: 'c1/r-42' }]);
- *   marks.nearest('acct/resources/name:asc', 950) // { generation: 'c1:7', offset: 900, key: 'c1/r-42' }
+ *   marks.forPageAt(1900) // marks; forPageAt(900) is undefined: that page reads as without bookmarks
+ *   marks.record('acct/resources/name:asc', 'c1:7', 5000, [{ offset: 1900, key: 'c1/r-42' }]);
+ *   marks.nearest('acct/resources/name:asc', 1950) // { generation: 'c1:7', offset: 1900, key: 'c1/r-42' }
  */
 import type { Sort } from '../../http/sort.js';
 import type { Where } from '../resources/where.js';
@@ -47,14 +52,32 @@ interface ListMarks {
   keys: Map<number, string>;
 }
 
+export interface PageBookmarksOptions {
+  /** lists kept, least recently used dropped first */
+  maxLists?: number;
+  /** offsets kept per list, oldest recorded dropped first */
+  marksPerList?: number;
+  /** the first offset whose pages read the generation, seek from bookmarks and record them */
+  fromOffset?: number;
+}
+
 export class PageBookmarks {
   /** least recently used first */
   private readonly lists = new Map<string, ListMarks>();
+  private readonly maxLists: number;
+  private readonly marksPerList: number;
+  private readonly fromOffset: number;
 
-  constructor(
-    private readonly maxLists = 1000,
-    private readonly marksPerList = 32,
-  ) {}
+  constructor({ maxLists = 1000, marksPerList = 32, fromOffset = 1000 }: PageBookmarksOptions = {}) {
+    this.maxLists = maxLists;
+    this.marksPerList = marksPerList;
+    this.fromOffset = fromOffset;
+  }
+
+  /** These bookmarks, if a page at `offset` takes them; undefined before `fromOffset`. */
+  forPageAt(offset: number): PageBookmarks | undefined {
+    return offset >= this.fromOffset ? this : undefined;
+  }
 
   /**
    * The bookmark at or before `offset` from which the page walks fewer rows than it would without

@@ -62,7 +62,8 @@ const generations = async () =>
   ).rows.map((row) => Number(row.generation));
 
 before(async () => {
-  t = await startTestApp();
+  // Every page past the first takes bookmarks: the lists here are tens of rows, not thousands.
+  t = await startTestApp({ LIST_BOOKMARKS_FROM_OFFSET: 0 });
   tenant = await createTenant(t);
   other = await createTenant(t);
   clusters = [
@@ -77,6 +78,24 @@ before(async () => {
   for (let i = 0; i < 12; i++) await insert(other.accountId, otherCluster, `name-${i % 6}`, i);
 });
 after(() => t.close());
+
+/** Pages of four live versions by name, at an offset, taking bookmarks from `marks`. */
+const liveNames =
+  (marks: PageBookmarks) =>
+  (offset: number): ResourcePageQuery => ({
+    filters: {
+      clusterIds: [],
+      namespaces: [],
+      ownerUids: [],
+      imageDigests: [],
+      kinds: [],
+      includeHistory: false,
+    },
+    sort: parseSort('name:asc', RESOURCE_SORT_FIELDS, 'name:asc'),
+    page: { offset, limit: 4 },
+    withPayload: false,
+    bookmarks: marks,
+  });
 
 describe('resources: pages from bookmarks', () => {
   test('pages read in order, again and out of order are the list cut in pieces, for each bookmarked sort', async () => {
@@ -95,22 +114,21 @@ describe('resources: pages from bookmarks', () => {
     }
   });
 
+  test("a page before the bookmarks' first offset reads no generation and leaves no bookmark", async () => {
+    const query = liveNames(new PageBookmarks({ fromOffset: 12 }));
+    const { executor, statements } = recordingExecutor(t.db);
+    await listResourceVersions(executor, tenant.accountId, query(8));
+    assert.doesNotMatch(statements[0]!.sql, /list_generation/);
+    // Rows 8 to 11 were not kept: offset 12 walks from the start, and keeps its rows.
+    await listResourceVersions(executor, tenant.accountId, query(12));
+    assert.match(statements[2]!.sql, /list_generation/);
+    assert.doesNotMatch(statements[2]!.sql, /from_bookmark/);
+    await listResourceVersions(executor, tenant.accountId, query(16));
+    assert.deepEqual(await readingsRun(t.db, statements[4]!), ['from_bookmark']);
+  });
+
   test('a page seeks from the bookmark while the list is unchanged, and walks once it changed', async () => {
-    const marks = new PageBookmarks();
-    const query = (offset: number): ResourcePageQuery => ({
-      filters: {
-        clusterIds: [],
-        namespaces: [],
-        ownerUids: [],
-        imageDigests: [],
-        kinds: [],
-        includeHistory: false,
-      },
-      sort: parseSort('name:asc', RESOURCE_SORT_FIELDS, 'name:asc'),
-      page: { offset, limit: 4 },
-      withPayload: false,
-      bookmarks: marks,
-    });
+    const query = liveNames(new PageBookmarks({ fromOffset: 0 }));
     // Rows 8 to 11 seen: offset 12 is one row past the last of them.
     await listResourceVersions(t.db, tenant.accountId, query(8));
     const { executor, statements } = recordingExecutor(t.db);

@@ -152,9 +152,13 @@ async function resourcePage<Row>(
   const total = live
     ? keptTotal(accountId, 'cluster_resources_live')
     : countOf(`select count(*) as total from cluster_resources r where ${filter}`, where.params);
-  // The live list's pages are bookmarked (page-bookmarks.ts): each page's rows carry the list's
-  // generation, and a page near a row seen before starts from it while the list is unchanged.
-  const bookmarks = live && BOOKMARKED_SORTS.has(query.sort.field) ? query.bookmarks : undefined;
+  // The live list's pages are bookmarked (page-bookmarks.ts): past the bookmarks' first offset,
+  // each page's rows carry the list's generation, and a page near a row seen before starts from
+  // it while the list is unchanged.
+  const bookmarks =
+    live && BOOKMARKED_SORTS.has(query.sort.field)
+      ? query.bookmarks?.forPageAt(query.page.offset)
+      : undefined;
   const list = bookmarkedList(accountId, 'cluster_resources_live', query.sort, (key, where) => {
     const [clusterId, id] = splitRecordKey(key);
     return `from cluster_resources r

@@ -55,10 +55,12 @@ export function createResourceService(deps: {
   clusters: ClusterService;
   /** the list entries' bytes (without payload) by row version */
   entries: RowBytesCache;
+  /** the first offset whose pages take bookmarks (LIST_BOOKMARKS_FROM_OFFSET) */
+  bookmarksFromOffset: number;
 }) {
   const { db, accounts, clusters } = deps;
   // Rows seen at their offsets in the live list, to start nearby pages from (page-bookmarks.ts).
-  const bookmarks = new PageBookmarks();
+  const bookmarks = new PageBookmarks({ fromOffset: deps.bookmarksFromOffset });
   return {
     /** A page of the list as parts of its body (json-text.ts, sendJsonJoined). */
     async list(actor: Actor, accountId: string, query: ResourceListQuery) {

@@ -190,10 +190,13 @@ async function packagePage<Row>(
   // its total.
   const order = listOrder(query.sort);
   const xmin = rows === SEARCH.table ? XMIN_OF_TABLE_ROW : XMIN_OF_SEARCHED_ROW;
-  // The unfiltered list's pages are bookmarked (page-bookmarks.ts): each page's rows carry the
-  // list's generation, and a page near a row seen before starts from it while the list is unchanged.
+  // The unfiltered list's pages are bookmarked (page-bookmarks.ts): past the bookmarks' first offset,
+  // each page's rows carry the list's generation, and a page near a row seen before starts from
+  // it while the list is unchanged.
   const bookmarks =
-    kept === 'vulnerability_packages' && BOOKMARKED_SORTS.has(query.sort.field) ? query.bookmarks : undefined;
+    kept === 'vulnerability_packages' && BOOKMARKED_SORTS.has(query.sort.field)
+      ? query.bookmarks?.forPageAt(query.page.offset)
+      : undefined;
   const list = bookmarkedList(
     accountId,
     'vulnerability_packages',

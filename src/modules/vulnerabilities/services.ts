@@ -32,6 +32,7 @@ export function createVulnerabilityServices(deps: {
       db,
       accounts,
       entries: rowBytesOfTable(deps.listEntries, 'vulnerability_packages'),
+      bookmarksFromOffset: config.LIST_BOOKMARKS_FROM_OFFSET,
     }),
     cveReport: createCveReportService({ db, accounts }),
     feeds: createFeedService({
