@@ -25,10 +25,8 @@
  *
  * Not a test; DATABASE_URL is the owner's server URL.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { createTenancyService } from '../src/modules/tenancy/service.js';
 import { ApiClient } from './api-client.js';
@@ -43,6 +41,7 @@ import {
   keptStore,
   startBuild,
 } from './kept-database.js';
+import { autocannon } from './load/autocannon-child.js';
 import { bootstrapTenants, type Credentials, populateAccount } from './seed.js';
 import { BENCH_SECRET, cpuMsOf, memoryOf } from './server-process.js';
 import { SIZES, tenth } from './sizes.js';
@@ -79,46 +78,6 @@ async function seed(name: string, sizeName: 'small' | 'medium') {
 interface Seeded {
   credentials: Credentials;
   clusterId: string;
-}
-
-function autocannon(
-  url: string,
-  authorization: string,
-  seconds: number,
-  connections = 16,
-): Promise<{ requests: number; p99: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        createRequire(import.meta.url).resolve('autocannon'),
-        '-c',
-        String(connections),
-        '-d',
-        String(seconds),
-        '-H',
-        `authorization=${authorization}`,
-        '--json',
-        url,
-      ],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
-    );
-    let out = '';
-    child.stdout!.on('data', (chunk) => (out += chunk));
-    child.on('exit', () => {
-      try {
-        const json = JSON.parse(out) as {
-          requests: { total: number };
-          latency: { p99: number };
-          non2xx: number;
-        };
-        if (json.non2xx > 0) reject(new Error(`${url}: ${json.non2xx} non-2xx`));
-        resolve({ requests: json.requests.total, p99: json.latency.p99 });
-      } catch (error) {
-        reject(error);
-      }
-    });
-  });
 }
 
 function exportCsv(
