@@ -22,8 +22,8 @@
  * their table and their order, so one account's bookmarks are never offered for another's list.
  *
  * Pages before `fromOffset` take no bookmarks: reading the generation costs a page statement about
- * what walking a few hundred index entries does, 15% of page 1's rate, so a page with a shorter
- * walk than that reads as it did before bookmarks (docs/performance.md, "Fix 53").
+ * what walking a few hundred index entries does, 12 to 23% of page 1's rate, so a page with a
+ * shorter walk than that reads as it did before bookmarks (docs/performance.md, "Fix 54").
  *
  * @example
  *   const marks = new PageBookmarks();
