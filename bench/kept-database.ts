@@ -1,7 +1,8 @@
 /**
- * What the before/after round tools (`bench/rows-rounds.ts`, `bench/phase-replay.ts`) share: a
- * database kept on DATABASE_URL's server between runs, and a build's server started on it as the
- * application role, as the suite starts it (server-process.ts). A kept store named by an absolute
+ * What the before/after round tools (`bench/rows-rounds.ts`, `bench/paired-rounds.ts`,
+ * `bench/phase-replay.ts`) share: a database kept on DATABASE_URL's server between runs, its
+ * seeded tenants and list cases, and a build's server started on it as the application role, as
+ * the suite starts it (server-process.ts). A kept store named by an absolute
  * path is a PGlite DATA_DIR instead (one kept by `npm run bench -- --engine pglite --keep`).
  *
  * @example
@@ -11,10 +12,14 @@
  *   await server.stop();
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import { testConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
+import type { ApiClient } from './api-client.js';
+import { buildCases, type LoadCase } from './cases.js';
 import { onConnection } from './pg-connection.js';
+import type { Credentials } from './seed.js';
 import { freePort, type Store, serverEnv, waitUntilReady } from './server-process.js';
 
 export const APP_ROLE = { user: 'posture_app', password: 'posture_app' };
@@ -50,6 +55,38 @@ export function isEmbeddedStore(name: string): boolean {
 /** Where the round tools keep a kept store's credentials (`rows-rounds.ts seed` and `adopt`). */
 export function credentialsFile(name: string): string {
   return `/tmp/${basename(name)}.json`;
+}
+
+/** A kept store's tenants, keys and measured cluster, as `rows-rounds.ts seed` and `adopt` write them. */
+export interface Seeded {
+  credentials: Credentials;
+  clusterId: string;
+}
+
+export function readSeeded(name: string): Seeded {
+  return JSON.parse(readFileSync(credentialsFile(name), 'utf8')) as Seeded;
+}
+
+/**
+ * The seeded store's list cases (neither the login nor the tiny response); with patterns in
+ * `only`, those whose name holds one of them.
+ */
+export async function listCasesOf(
+  client: ApiClient,
+  seeded: Seeded,
+  only: readonly string[],
+): Promise<LoadCase[]> {
+  const cases = await buildCases(client, {
+    accountId: seeded.credentials.accountId,
+    clusterId: seeded.clusterId,
+    key: seeded.credentials.key,
+  });
+  return cases.filter(
+    (c) =>
+      c.kind !== 'auth' &&
+      c.kind !== 'tiny' &&
+      (only.length === 0 || only.some((pattern) => c.name.includes(pattern))),
+  );
 }
 
 /** The kept store as the suite's seeding code takes a store; dropping it is left to the caller. */

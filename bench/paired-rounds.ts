@@ -20,14 +20,12 @@
  * PostgreSQL only: two servers cannot open one embedded store. Not a test; DATABASE_URL is the
  * owner's server URL.
  */
-import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
 import { ApiClient } from './api-client.js';
 import { backendCpu } from './backend-cpu.js';
-import { buildCases } from './cases.js';
-import { credentialsFile, databaseUrl, isEmbeddedStore, startBuild } from './kept-database.js';
+import { databaseUrl, isEmbeddedStore, listCasesOf, readSeeded, startBuild } from './kept-database.js';
 import { autocannon } from './load/autocannon-child.js';
-import type { Credentials } from './seed.js';
 import { cpuMsOf } from './server-process.js';
 
 interface Slice {
@@ -46,23 +44,24 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-function option(args: string[], flag: string): string | undefined {
-  const index = args.indexOf(flag);
-  return index === -1 ? undefined : args[index + 1];
-}
-
-const [name, distA, distB, ...args] = process.argv.slice(2);
+const { positionals, values: flags } = parseArgs({
+  allowPositionals: true,
+  options: {
+    slices: { type: 'string', default: '8' },
+    seconds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '16' },
+    only: { type: 'string', default: '' },
+  },
+});
+const [name, distA, distB] = positionals;
 if (!name || !distA || !distB) throw new Error('usage: see the comment at the top');
 if (isEmbeddedStore(name)) throw new Error('paired rounds need PostgreSQL: two servers cannot share PGlite');
-const slices = Number(option(args, '--slices') ?? 8);
-const seconds = Number(option(args, '--seconds') ?? 3);
-const connections = Number(option(args, '--connections') ?? 16);
-const only = option(args, '--only')?.split(',') ?? [];
+const slices = Number(flags.slices);
+const seconds = Number(flags.seconds);
+const connections = Number(flags.connections);
+const only = flags.only.split(',').filter(Boolean);
 
-const seeded = JSON.parse(readFileSync(credentialsFile(name), 'utf8')) as {
-  credentials: Credentials;
-  clusterId: string;
-};
+const seeded = readSeeded(name);
 const labels = [distA, distB];
 const meter = await backendCpu(databaseUrl(name));
 /** Per case, per build (0: A, 1: B), every slice measured. */
@@ -102,18 +101,7 @@ async function half(startOrder: number[], count: number) {
         ApiClient.login(server.baseUrl, seeded.credentials.key.id, seeded.credentials.key.secret),
       ),
     );
-    const cases = (
-      await buildCases(clients[0]!, {
-        accountId: seeded.credentials.accountId,
-        clusterId: seeded.clusterId,
-        key: seeded.credentials.key,
-      })
-    ).filter(
-      (c) =>
-        c.kind !== 'auth' &&
-        c.kind !== 'tiny' &&
-        (only.length === 0 || only.some((pattern) => c.name.includes(pattern))),
-    );
+    const cases = await listCasesOf(clients[0]!, seeded, only);
     const measure = async (index: number, path: string): Promise<Slice> => {
       const server = servers[index]!;
       const cpu = cpuMsOf(server.pid);

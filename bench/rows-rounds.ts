@@ -25,7 +25,7 @@
  *
  * Not a test; DATABASE_URL is the owner's server URL.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { loadavg } from 'node:os';
 import { createTenancyService } from '../src/modules/tenancy/service.js';
@@ -39,6 +39,8 @@ import {
   databaseUrl,
   isEmbeddedStore,
   keptStore,
+  listCasesOf,
+  readSeeded,
   startBuild,
 } from './kept-database.js';
 import { autocannon } from './load/autocannon-child.js';
@@ -75,11 +77,6 @@ async function seed(name: string, sizeName: 'small' | 'medium') {
   console.log(`seeded ${name}`);
 }
 
-interface Seeded {
-  credentials: Credentials;
-  clusterId: string;
-}
-
 function exportCsv(
   baseUrl: string,
   path: string,
@@ -108,7 +105,7 @@ function option(args: string[], flag: string): string | undefined {
 }
 
 async function run(name: string, dists: string[], args: string[]) {
-  const seeded = JSON.parse(readFileSync(credentialsFile(name), 'utf8')) as Seeded;
+  const seeded = readSeeded(name);
   const rounds = Number(option(args, '--rounds') ?? 2);
   const seconds = Number(option(args, '--seconds') ?? 5);
   const connections = Number(option(args, '--connections') ?? 16);
@@ -134,18 +131,7 @@ async function run(name: string, dists: string[], args: string[]) {
           seeded.credentials.key.secret,
         );
         if (listsToo) {
-          const cases = (
-            await buildCases(client, {
-              accountId: seeded.credentials.accountId,
-              clusterId: seeded.clusterId,
-              key: seeded.credentials.key,
-            })
-          ).filter(
-            (c) =>
-              c.kind !== 'auth' &&
-              c.kind !== 'tiny' &&
-              (only.length === 0 || only.some((pattern) => c.name.includes(pattern))),
-          );
+          const cases = await listCasesOf(client, seeded, only);
           for (const c of cases) {
             const url = `${server.baseUrl}${c.path}`;
             await autocannon(url, client.authorization, 1, connections);
@@ -202,7 +188,7 @@ async function run(name: string, dists: string[], args: string[]) {
 }
 
 async function bodies(name: string, dist: string, dir: string) {
-  const seeded = JSON.parse(readFileSync(credentialsFile(name), 'utf8')) as Seeded;
+  const seeded = readSeeded(name);
   mkdirSync(dir, { recursive: true });
   const server = await startBuild(name, dist);
   try {
