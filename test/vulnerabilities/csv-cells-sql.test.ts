@@ -9,7 +9,12 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { withSystemScope } from '../../src/db/scope.js';
-import { csvBoolean, csvText, jsNumberText } from '../../src/modules/vulnerabilities/csv-cells-sql.js';
+import {
+  csvBoolean,
+  csvJoinedText,
+  csvText,
+  jsNumberText,
+} from '../../src/modules/vulnerabilities/csv-cells-sql.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 let database: TestDatabase;
@@ -65,6 +70,28 @@ test('text: neutralised like a formula where csv-stringify does it, empty as not
     { numRuns: 200 },
   );
   assert.equal(await cellOf(csvText('x.v'), '', 'text'), null, 'an empty string');
+});
+
+test('a text array: its elements joined with |, checked like the joined text', async () => {
+  const element = fc.oneof(
+    fc.constantFrom('', '=1', '@x', '-', '\uFF20a', '\t', 'uid-1', "'"),
+    fc.string({ unit: 'binary' }).map((value) => value.replaceAll('\0', '')),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(element, { maxLength: 4 }), async (elements) => {
+      const joined = elements.join('|');
+      const expected = joined === '' ? null : stringified(joined);
+      assert.equal(
+        await cellOf(csvJoinedText('x.v'), elements, 'text[]'),
+        expected,
+        JSON.stringify(elements),
+      );
+    }),
+    { numRuns: 300 },
+  );
+  assert.equal(await cellOf(csvJoinedText('x.v'), ['', '=1'], 'text[]'), '|=1', 'an empty first element');
+  assert.equal(await cellOf(csvJoinedText('x.v'), ['=1', 'a'], 'text[]'), "'=1|a");
+  assert.equal(await cellOf(csvJoinedText('x.v'), [], 'text[]'), null, 'no elements');
 });
 
 test('booleans as true / false, NULL as NULL', async () => {

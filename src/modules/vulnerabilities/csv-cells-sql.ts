@@ -18,11 +18,26 @@ const FORMULA_STARTS = [61, 43, 45, 64, 9, 13, 0xff1d, 0xff0b, 0xff0d, 0xff20];
  * A text cell, neutralised when a spreadsheet could take it for a formula. The first character
  * is read with ascii() (its code point in a UTF8 database): an integer to compare, where left()
  * would build a text. `value` is evaluated twice (its first character, then itself), so it should
- * be a column or a cheap expression.
+ * be a column or a cheap expression, or the check should read `firstCharacterOf`: a cheaper
+ * expression starting with the same character, or with none that starts a formula.
  */
-export function csvText(value: string): string {
-  return `case when ascii(${value}) in (${FORMULA_STARTS.join(', ')}) then '''' || ${value}
+export function csvText(value: string, firstCharacterOf = value): string {
+  return `case when ascii(${firstCharacterOf}) in (${FORMULA_STARTS.join(', ')}) then '''' || ${value}
         else nullif(${value}, '') end`;
+}
+
+/**
+ * A text array's cell: its elements joined with `|`, as csvText would write the joined text. The
+ * join is the costly part (a report's owner uids run to thousands of characters a row), so it is
+ * written once and the formula check reads the first element instead: the joined text starts
+ * with that element, or with `|` (or is empty) when the element is empty, and neither of those
+ * starts a formula, as ascii('') (0) does not. This holds for arrays without NULL elements, which
+ * array_to_string would skip: the report's arrays are aggregates of NOT NULL columns. Checking
+ * the joined text instead cost PostgreSQL about 13% of the CSV export of the benchmark's large
+ * account (docs/performance.md, "Fix 55").
+ */
+export function csvJoinedText(array: string): string {
+  return csvText(`array_to_string(${array}, '|')`, `${array}[1]`);
 }
 
 /** true / false, as the JSON report writes them (COPY would write t / f). */
