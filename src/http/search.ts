@@ -29,14 +29,14 @@ export function trigramSearchable(q: string): boolean {
  * 0029 for inventory containers, 0042 for packages, the text's form 0053). Under row-level
  * security the index is read by an owner's function (SECURITY DEFINER, so the policies do not
  * keep the planner from the index) that applies the account and the caller's scope itself and
- * returns the matching rows (migration 0044): whole for packages, the columns the page filters
- * and sorts by for containers (0051). Where the policies bind nothing, the table is read directly
- * (`SearchPath`).
+ * returns the addresses (`ctid`) of the matching rows (migration 0057), which the page reads from
+ * the table. Where the policies bind nothing, the table is searched directly (`SearchPath`).
  */
 export interface TrigramSearch {
-  table: 'inventory_containers' | 'vulnerability_packages';
-  /** returns what a page filters and sorts the matches by, without reading each match back */
-  rows: 'inventory_containers_search_keys' | 'vulnerability_packages_search';
+  /** the owner's function returning the matches' addresses as one `tid[]` */
+  addressesOf: 'inventory_containers_search_tids' | 'vulnerability_packages_search_tids';
+  /** the row's address, qualified by the list's alias (`c.ctid`) */
+  rowAddress: string;
   /** the stored search text, qualified by the list's alias (`c.search_text`) */
   searchText: string;
   /** the filter clause matching the ILIKE pattern bound as `param` field by field */
@@ -50,8 +50,8 @@ export interface TrigramSearch {
  * planner would not use the index for it. On PGlite the server runs as the superuser, whom the
  * policies bind nothing (docs/security.md, "Roles"), and the list's own `account_id` clause is the
  * scope, as everywhere else there: a function call there only adds the copy of every match into
- * the tuplestore that hands its rows back: about a tenth of a searched containers page's CPU on
- * the embedded engine (docs/performance.md, "Fix 45").
+ * the array of their addresses (docs/performance.md, "Fix 45", when it was a tuplestore of the
+ * matching rows: about a tenth of a searched containers page's CPU on the embedded engine).
  */
 export type SearchPath = 'function' | 'table';
 
@@ -72,18 +72,15 @@ export function searchTextClause(searchText: string, param: string): string {
 interface SearchedWhere {
   next(value: unknown): string;
   addRaw(clause: string): unknown;
-  narrowedBySource(): unknown;
 }
 
-/** The rows a list reads (as its alias), and whether they are a search function's. */
-export interface SearchedRows {
-  /** the FROM item: the table, or the search function's call */
-  rows: string;
+/** How a list's filters search `q`. */
+export interface SearchClause {
   /**
-   * The search function's rows: the page's keys count them too (`TOTAL_OF_KEYS`), so one run of
-   * the search serves the page and its `total_count` (list-totals' `listPage`). Counted
-   * in a statement of its own, the search ran twice per request: the index scan and the recheck
-   * of every match were most of a searched page's cost (docs/performance.md, "Fix 22").
+   * Whether the page's keys count the matches too (`TOTAL_OF_KEYS`), so one run of the search
+   * serves the page and its `total_count` (list-totals' `listPage`). Counted in a statement of
+   * its own, the search ran twice per request: the index scan and the recheck of every match were
+   * most of a searched page's cost (docs/performance.md, "Fix 22").
    */
   countedWithPage: boolean;
 }
@@ -95,31 +92,34 @@ export interface SearchedRows {
 export const TOTAL_OF_KEYS = 'count(*) over () as total';
 
 /**
- * The rows a list reads, searched by `q`: through the trigram index, the search function's rows
- * (the list is then narrowed by its source rather than by a clause) or the table with the
- * index's clause (`path`); a phrase the index cannot serve is searched field by field in the
- * table. Without `q`, the table.
+ * Adds `q` to a list's filters: through the trigram index, either the addresses the search
+ * function found or the index's clause on the table (`path`); a phrase the index cannot serve is
+ * searched field by field.
+ *
+ * The function's array is a sub-select, computed once before the scan: as a plain call in a
+ * filter it would run again for every row the planner chose to read some other way. The cast
+ * makes `any` take it as an array rather than as a sub-select's rows. As an `= any(...)` of
+ * `ctid` it is a TID scan's condition, the rows read by address alone.
  */
-export function searchedRows(
+export function addSearch(
   where: SearchedWhere,
   accountId: string,
   q: string | undefined,
   search: TrigramSearch,
   path: SearchPath,
-): SearchedRows {
-  if (!q) return { rows: search.table, countedWithPage: false };
+): SearchClause {
+  if (!q) return { countedWithPage: false };
   const pattern = containsPattern(q);
   if (!trigramSearchable(q)) {
     where.addRaw(search.fieldByField(where.next(pattern)));
-    return { rows: search.table, countedWithPage: false };
+    return { countedWithPage: false };
   }
   if (path === 'table') {
     where.addRaw(searchTextClause(search.searchText, where.next(pattern)));
-    return { rows: search.table, countedWithPage: true };
+    return { countedWithPage: true };
   }
-  where.narrowedBySource();
-  return {
-    rows: `${search.rows}(${where.next(accountId)}, ${where.next(pattern)})`,
-    countedWithPage: true,
-  };
+  where.addRaw(
+    `${search.rowAddress} = any((select ${search.addressesOf}(${where.next(accountId)}, ${where.next(pattern)}))::tid[])`,
+  );
+  return { countedWithPage: true };
 }

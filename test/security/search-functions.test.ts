@@ -13,6 +13,8 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 interface SearchFunction {
   name: string;
+  /** returns the matches' addresses as one array (0057) rather than a set of rows */
+  addresses?: true;
   /** inserts one row of the account whose searched text contains "Secret-Token" */
   insert: (database: TestDatabase, accountId: string) => Promise<unknown>;
 }
@@ -34,14 +36,17 @@ const insertPackage = (database: TestDatabase, accountId: string) =>
     [accountId, randomUUID()],
   );
 
-// Each table's ids function, the same search returning the rows whole for a page (0044), and the
-// containers' returning the columns a page filters and sorts by (0051).
+// Each table's ids function, the same search returning the rows whole for a page (0044), the
+// containers' returning the columns a page filters and sorts by (0051), and each table's returning
+// the matches' addresses (0057), which the lists read now.
 const SEARCH_FUNCTIONS: SearchFunction[] = [
   { name: 'inventory_containers_matching', insert: insertContainer },
   { name: 'inventory_containers_search', insert: insertContainer },
   { name: 'inventory_containers_search_keys', insert: insertContainer },
+  { name: 'inventory_containers_search_tids', addresses: true, insert: insertContainer },
   { name: 'vulnerability_packages_matching', insert: insertPackage },
   { name: 'vulnerability_packages_search', insert: insertPackage },
+  { name: 'vulnerability_packages_search_tids', addresses: true, insert: insertPackage },
 ];
 
 let database: TestDatabase;
@@ -58,7 +63,7 @@ before(async () => {
     `insert into accounts (id, tenant_id, name) values ($1, $3, 'mine'), ($2, $3, 'theirs')`,
     [mine, theirs, tenantId],
   );
-  // One row per table and account: two functions search each table.
+  // One row per table and account: several functions search each table.
   for (const insert of new Set(SEARCH_FUNCTIONS.map((search) => search.insert))) {
     for (const accountId of [mine, theirs]) await insert(database, accountId);
   }
@@ -69,8 +74,12 @@ for (const search of SEARCH_FUNCTIONS) {
   describe(`${search.name}(): the row-level security rule, applied by the function`, () => {
     test("the application's role finds only its scope's accounts; PGlite's superuser, every account", async () => {
       const found = async (scope: DataScope | undefined, accountId: string) => {
+        const call = `${search.name}($1, $2)`;
         const ask = () =>
-          database.db.query(`select ${search.name}($1, $2) as id`, [accountId, '%secret-tok%']);
+          database.db.query(`select ${search.addresses ? `unnest(${call})` : call} as found`, [
+            accountId,
+            '%secret-tok%',
+          ]);
         return (await (scope ? withScope(scope, ask) : ask())).rows.length;
       };
       const scope: DataScope = { kind: 'tenant', tenantId, accountIds: [mine] };
@@ -118,6 +127,51 @@ describe('a search hands its rows over in memory (migration 0053)', () => {
       const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
       assert.match(plan, /Function Scan .*rows=10000(\.00)? loops=1/, plan);
       assert.doesNotMatch(plan, /temp (read|written)/, plan);
+    }
+  });
+});
+
+describe("a list reads the search's matches by address, under the policies (migration 0057)", () => {
+  test('a TID scan of the matches alone, and no match of an account outside the scope', async () => {
+    const crowded = randomUUID();
+    await database.owner.query(`insert into accounts (id, tenant_id, name) values ($1, $2, 'addressed')`, [
+      crowded,
+      tenantId,
+    ]);
+    await database.owner.query(
+      `insert into inventory_containers (account_id, id, cluster_id, cluster_name, pod_uid, pod_resource_id,
+             pod_name, pod_namespace, name, container_id, container_runtime, image, image_repo, image_name,
+             image_tag, image_digest, owner_uid, owner_kind, owner_name, owner_namespace,
+             owner_resource_version, owner_id, created_at)
+       select $1, gen_random_uuid(), $2, 'c', gen_random_uuid()::text, '', 'p', 'ns', 'addressed-' || i, 'x',
+              'containerd', '', 'r', 'i', 't', '', gen_random_uuid()::text, 'Pod', 'o', 'ns', '1', '', now()
+         from generate_series(1, 2000) i`,
+      [crowded, randomUUID()],
+    );
+    await database.owner.query('analyze inventory_containers');
+    // The clause search.ts adds for `q` (path 'function'), as a list's count would run it.
+    const counted = `from inventory_containers c where c.account_id = $1
+        and c.ctid = any((select inventory_containers_search_tids($1, '%addressed-1%'))::tid[])`;
+    const inScope = <T>(work: () => Promise<T>) =>
+      withScope({ kind: 'tenant', tenantId, accountIds: [crowded] }, work);
+    // addressed-1, -10 to -19, -100 to -199, -1000 to -1999
+    const { rows } = await inScope(() =>
+      database.db.query<{ n: number }>(`select count(*)::int as n ${counted}`, [crowded]),
+    );
+    assert.equal(rows[0]?.n, 1111);
+    const plan = await inScope(async () => {
+      const explained = await database.db.query<{ 'QUERY PLAN': string }>(
+        `explain (analyze, costs off, timing off, summary off) select count(*) ${counted}`,
+        [crowded],
+      );
+      return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+    assert.match(plan, /Tid Scan on inventory_containers c \(actual rows=1111(\.00)? loops=1\)/, plan);
+    if (database.db.engine === 'postgres') {
+      const outside = await withScope({ kind: 'tenant', tenantId, accountIds: [mine] }, () =>
+        database.db.query<{ n: number }>(`select count(*)::int as n ${counted}`, [crowded]),
+      );
+      assert.equal(outside.rows[0]?.n, 0, 'an account outside the scope');
     }
   });
 });

@@ -47,6 +47,7 @@ import { searchWords } from './0053-search-words.js';
 import { liveResourcesGeneration } from './0054-live-resources-generation.js';
 import { packagesGeneration } from './0055-packages-generation.js';
 import { containersGeneration } from './0056-containers-generation.js';
+import { searchRowAddresses } from './0057-search-row-addresses.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -98,4 +99,5 @@ export const migrations: readonly Migration[] = [
   liveResourcesGeneration,
   packagesGeneration,
   containersGeneration,
+  searchRowAddresses,
 ];

@@ -3,7 +3,7 @@ import { entryJson, type RowVersion, rowVersionOf, type VersionedEntryRow } from
 import { isoUtc } from '../../db/iso-time.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { type SearchPath, searchedRows, TOTAL_OF_KEYS, type TrigramSearch } from '../../http/search.js';
+import { addSearch, type SearchPath, TOTAL_OF_KEYS, type TrigramSearch } from '../../http/search.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import {
   bookmarkedList,
@@ -64,12 +64,11 @@ const SORT_COLUMNS = Object.fromEntries(
 
 /**
  * `q` matches when one of the searched fields contains it: through the trigram index, the page
- * sorts the search function's rows (search.ts), which hold the key, every filter key and every
- * sort field (migration 0051).
+ * reads the rows at the addresses the search function found (search.ts, migration 0057).
  */
 const SEARCH: TrigramSearch = {
-  table: 'inventory_containers',
-  rows: 'inventory_containers_search_keys',
+  addressesOf: 'inventory_containers_search_tids',
+  rowAddress: 'c.ctid',
   searchText: 'c.search_text',
   // collate "default": the case folding of the indexed path (most of these columns are "C")
   fieldByField: (param) =>
@@ -103,13 +102,13 @@ async function containerPage<Row>(
   for (const [key, values] of query.filters) {
     where.addOneOf(`c.${key}`, values, key === 'cluster_id' ? 'uuid' : 'text');
   }
-  const { rows, countedWithPage } = searchedRows(where, accountId, query.q, SEARCH, query.searchPath);
+  const { countedWithPage } = addSearch(where, accountId, query.q, SEARCH, query.searchPath);
   const filter = where.sql;
-  const count = countOf(`select count(*) as total from ${rows} c where ${filter}`, where.params);
+  const count = countOf(`select count(*) as total from inventory_containers c where ${filter}`, where.params);
   // A deferred join: the page's keys first, in order, from the sort's index alone (no row of the
   // account is read or sorted), from the nearer end of the list, then those rows by primary key,
-  // put in order. Searched through the trigram index, the keys are the search's rows, sorted, and
-  // they count every match too: the page carries its total.
+  // put in order. Searched through the trigram index, the keys are the matches read by address,
+  // sorted, and they count every match too: the page carries its total.
   const order = sortOrder(query.sort, SORT_COLUMNS, 'c.id');
   // The unfiltered list's pages are bookmarked (page-bookmarks.ts): past the bookmarks' first offset,
   // each page's rows carry the list's generation, and a page near a row seen before starts from
@@ -123,7 +122,7 @@ async function containerPage<Row>(
       `from inventory_containers c where c.account_id = ${where.next(accountId)} and c.id = ${where.next(id)}::uuid`,
   );
   const keys = pageRange(where, {
-    rows: `select c.account_id, c.id${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from ${rows} c where ${filter}`,
+    rows: `select c.account_id, c.id${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from inventory_containers c where ${filter}`,
     order,
     page: query.page,
     keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'inventory_containers'),

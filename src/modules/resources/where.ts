@@ -42,12 +42,6 @@ export class Where {
     return this;
   }
 
-  /** Records a filter applied by the rows' source rather than a clause (a search function's rows). */
-  narrowedBySource(): this {
-    this.narrowed = true;
-    return this;
-  }
-
   /**
    * Adds a clause that defines the list rather than filters it (the live versions of resources):
    * the list's kept total already counts only these rows.

@@ -8,9 +8,9 @@ import { entryJson, type RowVersion, type VersionedEntryRow } from '../../db/ent
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import {
-  type SearchedRows,
+  addSearch,
+  type SearchClause,
   type SearchPath,
-  searchedRows,
   TOTAL_OF_KEYS,
   type TrigramSearch,
 } from '../../http/search.js';
@@ -107,12 +107,8 @@ const ENTRY = entryJson(InventoryPackageSchema, {
  */
 const ROW_VERSION = `concat(p.row_xmin, '/', u.in_use) as row_version`;
 
-/** `row_xmin` of rows read from the table `p`. */
-const XMIN_OF_TABLE_ROW = 'p.xmin::text as row_xmin';
-
-/** `row_xmin` of a search function's rows `p`, which carry no system columns: the table row's. */
-const XMIN_OF_SEARCHED_ROW = `(select v.xmin::text from vulnerability_packages v
-   where v.account_id = p.account_id and v.id = p.id) as row_xmin`;
+/** `row_xmin` of the page's rows `p`, read from the table. */
+const ROW_XMIN = 'p.xmin::text as row_xmin';
 
 /** Name sorts tie-break on version, count sorts on name then version; id last, so paging is stable. */
 function listOrder(sort: Sort<PackageSortField>): ListOrder {
@@ -127,8 +123,8 @@ function listOrder(sort: Sort<PackageSortField>): ListOrder {
 
 interface PackageWhere {
   where: Where;
-  /** the table, or a search's rows */
-  searched: SearchedRows;
+  /** how `q` was searched */
+  searched: SearchClause;
   /** the list kept at ingestion whose total is the query's, if any (migrations 0022 and 0048) */
   kept: KeptList | undefined;
 }
@@ -141,7 +137,7 @@ function whereOf(accountId: string, query: PackageQuery): PackageWhere {
   const versions = query.filters.get('version');
   if (versions) where.addOneOf('p.version', versions, 'text');
   if (query.inUse !== undefined) where.addRaw(query.inUse ? IN_USE : `not ${IN_USE}`);
-  const searched = searchedRows(where, accountId, query.q, SEARCH, query.searchPath);
+  const searched = addSearch(where, accountId, query.q, SEARCH, query.searchPath);
   // Severities last: whether anything else narrowed the list decides which total is kept.
   const narrowedOtherwise = where.filtered;
   if (query.severities.length > 0) {
@@ -159,12 +155,12 @@ function keptListOf(severities: readonly Severity[], narrowedOtherwise: boolean)
 }
 
 /**
- * `q` matches when the name or the version contains it: through the trigram index, the page sorts
- * the search function's rows (search.ts).
+ * `q` matches when the name or the version contains it: through the trigram index, the page reads
+ * the rows at the addresses the search function found (search.ts, migration 0057).
  */
 const SEARCH: TrigramSearch = {
-  table: 'vulnerability_packages',
-  rows: 'vulnerability_packages_search',
+  addressesOf: 'vulnerability_packages_search_tids',
+  rowAddress: 'p.ctid',
   searchText: 'p.search_text',
   fieldByField: (param) => `(p.name ilike ${param} or p.version ilike ${param})`,
 };
@@ -180,16 +176,15 @@ async function packagePage<Row>(
   { select, lateral }: { select: string; lateral: string },
 ) {
   const { where, searched, kept } = whereOf(accountId, query);
-  const { rows, countedWithPage } = searched;
+  const { countedWithPage } = searched;
   const count = countOf(
-    `${IN_USE_IMAGES} select count(*) as total from ${rows} p where ${where.sql}`,
+    `${IN_USE_IMAGES} select count(*) as total from vulnerability_packages p where ${where.sql}`,
     where.params,
   );
   // The page's rows first, from the nearer end of the list, then `in_use` of those alone.
   // Searched through the trigram index, the page's rows count every match too: the page carries
   // its total.
   const order = listOrder(query.sort);
-  const xmin = rows === SEARCH.table ? XMIN_OF_TABLE_ROW : XMIN_OF_SEARCHED_ROW;
   // The unfiltered list's pages are bookmarked (page-bookmarks.ts): past the bookmarks' first offset,
   // each page's rows carry the list's generation, and a page near a row seen before starts from
   // it while the list is unchanged.
@@ -205,7 +200,7 @@ async function packagePage<Row>(
       `from vulnerability_packages p where p.account_id = ${where.next(accountId)} and p.id = ${where.next(id)}::uuid`,
   );
   const pageRows = pageRange(where, {
-    rows: `select p.account_id, ${xmin}, ${COLUMNS}${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from ${rows} p where ${where.sql}`,
+    rows: `select p.account_id, ${ROW_XMIN}, ${COLUMNS}${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from vulnerability_packages p where ${where.sql}`,
     order,
     page: query.page,
     keptTotal: kept === undefined ? undefined : keptTotalOf(accountId, kept),
@@ -248,7 +243,7 @@ export function listPackageVersions(db: Executor, accountId: string, query: Pack
 export async function packagesByIds(db: Executor, accountId: string, ids: readonly string[]) {
   const { rows } = await db.query<VersionedEntryRow>(
     `select p.id, ${ROW_VERSION}, ${ENTRY.select}
-       from (select p.account_id, ${XMIN_OF_TABLE_ROW}, ${COLUMNS}
+       from (select p.account_id, ${ROW_XMIN}, ${COLUMNS}
                from vulnerability_packages p
               where p.account_id = $1 and p.id = any($2::uuid[])) p
        ${IN_USE_LATERAL}
