@@ -9,6 +9,7 @@ import {
   bookmarkedList,
   bookmarkPage,
   bookmarkSql,
+  generationColumn,
   type PageBookmarks,
   type WithGeneration,
 } from '../list-totals/page-bookmarks.js';
@@ -128,7 +129,7 @@ async function containerPage<Row>(
     keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'inventory_containers'),
     bookmark: bookmarks && bookmarkSql(bookmarks, list, query.page.offset),
   });
-  const generation = bookmarks ? `, (${list.generation(where)}) as list_generation` : '';
+  const generation = bookmarks ? generationColumn(list, where) : '';
   const page = {
     sql: `select ${select}${countedWithPage ? ', k.total' : ''}${generation}
        from ${keys} k

@@ -163,8 +163,16 @@ export function bookmarkSql(
   };
 }
 
-/** A page's row as read with the list's generation beside it (`, (<generation>) as list_generation`). */
+/** A page's row as read with the list's generation beside it (generationColumn). */
 export type WithGeneration<Row> = Row & { id: string; list_generation?: string | null };
+
+/**
+ * The column a bookmarked page's select adds: the list's generation, read in the statement's own
+ * snapshot, on each row, which bookmarkPage takes off again.
+ */
+export function generationColumn(list: BookmarkedList, where: Where): string {
+  return `, (${list.generation(where)}) as list_generation`;
+}
 
 /**
  * Keeps the first and last rows of a page read at `offset` as bookmarks of the generation the

@@ -13,6 +13,7 @@ import {
   bookmarkedList,
   bookmarkPage,
   bookmarkSql,
+  generationColumn,
   type PageBookmarks,
   type WithGeneration,
 } from '../list-totals/page-bookmarks.js';
@@ -175,7 +176,7 @@ async function resourcePage<Row>(
     keptTotal: live ? keptTotalOf(accountId, 'cluster_resources_live') : undefined,
     bookmark: bookmarks && bookmarkSql(bookmarks, list, query.page.offset),
   });
-  const generation = bookmarks ? `, (${list.generation(where)}) as list_generation` : '';
+  const generation = bookmarks ? generationColumn(list, where) : '';
   const page = `select ${select}${generation}
        from ${keys} k
        join cluster_resources r on r.account_id = k.account_id and r.cluster_id = k.cluster_id and r.id = k.id

@@ -20,6 +20,7 @@ import {
   bookmarkedList,
   bookmarkPage,
   bookmarkSql,
+  generationColumn,
   type PageBookmarks,
   type WithGeneration,
 } from '../list-totals/page-bookmarks.js';
@@ -208,7 +209,7 @@ async function packagePage<Row>(
   });
   const page = {
     sql: `${query.inUse !== undefined ? IN_USE_IMAGES : ''}
-    select ${select}${countedWithPage ? ', p.total' : ''}${bookmarks ? `, (${list.generation(where)}) as list_generation` : ''}
+    select ${select}${countedWithPage ? ', p.total' : ''}${bookmarks ? generationColumn(list, where) : ''}
       from ${pageRows} p
       ${IN_USE_LATERAL}
       ${lateral}
