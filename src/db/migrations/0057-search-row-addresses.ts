@@ -36,8 +36,9 @@ create or replace function ${name}(p_account uuid, p_pattern text)
  * forms each match as a composite value of its columns and copies it into a tuplestore, and that
  * cost about as much again as the search itself. For the large benchmark account's `q=svc-12`
  * (8,888 matches of 228,136 containers), counting the rows of `inventory_containers_search_keys`
- * (18 columns) took 40 to 45 ms where the same search inlined took 21 to 25 ms, and returning the
- * ids alone 23 to 25 ms.
+ * (18 columns) took one and a half to twice as long as the same search inlined, round after
+ * round (38 to 54 ms against 21 to 32), and a function returning the ids alone about as long as
+ * the inlined search.
  *
  * Same matches, same rule. A row's address is only good within the snapshot that found it: the
  * page's statement calls the function and reads the addresses in one snapshot, in which every
