@@ -97,27 +97,37 @@ for (const search of SEARCH_FUNCTIONS) {
   });
 }
 
+/**
+ * A new account of the tenant with `count` containers named `<prefix>-1` to `<prefix>-<count>`,
+ * every other searched field distinct per row and never holding the prefix.
+ */
+async function accountWithContainers(prefix: string, count: number): Promise<string> {
+  const accountId = randomUUID();
+  await database.owner.query(`insert into accounts (id, tenant_id, name) values ($1, $2, $3)`, [
+    accountId,
+    tenantId,
+    prefix,
+  ]);
+  await database.owner.query(
+    `insert into inventory_containers (account_id, id, cluster_id, cluster_name, pod_uid, pod_resource_id,
+           pod_name, pod_namespace, name, container_id, container_runtime, image, image_repo, image_name,
+           image_tag, image_digest, owner_uid, owner_kind, owner_name, owner_namespace,
+           owner_resource_version, owner_id, created_at)
+     select $1, gen_random_uuid(), $2, 'cluster-' || md5(i::text), gen_random_uuid()::text, '',
+            'pod-' || md5(i::text), 'ns', $3::text || '-' || i, md5(i::text) || md5((i + 1)::text), 'containerd', '',
+            'registry.example/' || md5(i::text), 'image-' || md5(i::text), 'v' || i,
+            'sha256:' || md5(i::text) || md5((i + 2)::text), gen_random_uuid()::text, 'ReplicaSet',
+            'owner-' || md5(i::text), 'ns', '1', '', now()
+       from generate_series(1, $4::int) i`,
+    [accountId, randomUUID(), prefix, count],
+  );
+  return accountId;
+}
+
 describe('a search hands its rows over in memory (migration 0053)', () => {
   test('10,000 matches of a containers search write no temporary file', async () => {
-    const crowded = randomUUID();
-    await database.owner.query(`insert into accounts (id, tenant_id, name) values ($1, $2, 'crowded')`, [
-      crowded,
-      tenantId,
-    ]);
     // Past PostgreSQL's default work_mem (4 MB), which spilled them, and within the functions' 16 MB.
-    await database.owner.query(
-      `insert into inventory_containers (account_id, id, cluster_id, cluster_name, pod_uid, pod_resource_id,
-             pod_name, pod_namespace, name, container_id, container_runtime, image, image_repo, image_name,
-             image_tag, image_digest, owner_uid, owner_kind, owner_name, owner_namespace,
-             owner_resource_version, owner_id, created_at)
-       select $1, gen_random_uuid(), $2, 'cluster-' || md5(i::text), gen_random_uuid()::text, '',
-              'pod-' || md5(i::text), 'ns', 'crowd-' || i, md5(i::text) || md5((i + 1)::text), 'containerd', '',
-              'registry.example/' || md5(i::text), 'image-' || md5(i::text), 'v' || i,
-              'sha256:' || md5(i::text) || md5((i + 2)::text), gen_random_uuid()::text, 'ReplicaSet',
-              'owner-' || md5(i::text), 'ns', '1', '', now()
-         from generate_series(1, 10000) i`,
-      [crowded, randomUUID()],
-    );
+    const crowded = await accountWithContainers('crowd', 10000);
     for (const name of ['inventory_containers_search_keys', 'inventory_containers_search']) {
       const { rows } = await database.owner.query<{ 'QUERY PLAN': string }>(
         `explain (analyze, buffers, costs off, timing off, summary off)
@@ -133,43 +143,29 @@ describe('a search hands its rows over in memory (migration 0053)', () => {
 
 describe("a list reads the search's matches by address, under the policies (migration 0057)", () => {
   test('a TID scan of the matches alone, and no match of an account outside the scope', async () => {
-    const crowded = randomUUID();
-    await database.owner.query(`insert into accounts (id, tenant_id, name) values ($1, $2, 'addressed')`, [
-      crowded,
-      tenantId,
-    ]);
-    await database.owner.query(
-      `insert into inventory_containers (account_id, id, cluster_id, cluster_name, pod_uid, pod_resource_id,
-             pod_name, pod_namespace, name, container_id, container_runtime, image, image_repo, image_name,
-             image_tag, image_digest, owner_uid, owner_kind, owner_name, owner_namespace,
-             owner_resource_version, owner_id, created_at)
-       select $1, gen_random_uuid(), $2, 'c', gen_random_uuid()::text, '', 'p', 'ns', 'addressed-' || i, 'x',
-              'containerd', '', 'r', 'i', 't', '', gen_random_uuid()::text, 'Pod', 'o', 'ns', '1', '', now()
-         from generate_series(1, 2000) i`,
-      [crowded, randomUUID()],
-    );
+    const addressed = await accountWithContainers('addressed', 2000);
     await database.owner.query('analyze inventory_containers');
     // The clause search.ts adds for `q` (path 'function'), as a list's count would run it.
     const counted = `from inventory_containers c where c.account_id = $1
         and c.ctid = any((select inventory_containers_search_tids($1, '%addressed-1%'))::tid[])`;
     const inScope = <T>(work: () => Promise<T>) =>
-      withScope({ kind: 'tenant', tenantId, accountIds: [crowded] }, work);
+      withScope({ kind: 'tenant', tenantId, accountIds: [addressed] }, work);
     // addressed-1, -10 to -19, -100 to -199, -1000 to -1999
     const { rows } = await inScope(() =>
-      database.db.query<{ n: number }>(`select count(*)::int as n ${counted}`, [crowded]),
+      database.db.query<{ n: number }>(`select count(*)::int as n ${counted}`, [addressed]),
     );
     assert.equal(rows[0]?.n, 1111);
     const plan = await inScope(async () => {
       const explained = await database.db.query<{ 'QUERY PLAN': string }>(
         `explain (analyze, costs off, timing off, summary off) select count(*) ${counted}`,
-        [crowded],
+        [addressed],
       );
       return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
     });
     assert.match(plan, /Tid Scan on inventory_containers c \(actual rows=1111(\.00)? loops=1\)/, plan);
     if (database.db.engine === 'postgres') {
       const outside = await withScope({ kind: 'tenant', tenantId, accountIds: [mine] }, () =>
-        database.db.query<{ n: number }>(`select count(*)::int as n ${counted}`, [crowded]),
+        database.db.query<{ n: number }>(`select count(*)::int as n ${counted}`, [addressed]),
       );
       assert.equal(outside.rows[0]?.n, 0, 'an account outside the scope');
     }
