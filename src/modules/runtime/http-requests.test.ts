@@ -53,6 +53,12 @@ const NEAR_MISSES: [string, string][] = [
   ['/api/lookup?id=4155550132', '/api/lookup?id={value}'],
 ];
 const RAW_VALUES = ['jane.doe', '4111', '123-45-6789', '4155550132', 'eyJhbGci', 'abcd1234'];
+/**
+ * Ids are random UUIDs, and one holds `4111` or `abcd1234` now and then; none of the raw values
+ * has a UUID's shape, so the search for them skips the ids instead of failing on them.
+ */
+const withoutIds = (text: string) =>
+  text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<id>');
 
 describe('HTTP request observations', () => {
   let token: string;
@@ -122,13 +128,14 @@ describe('HTTP request observations', () => {
   });
 
   test('no matched value is stored, in the API or in the table', async () => {
-    const served = JSON.stringify(await list('?limit=1000'));
+    const served = withoutIds(JSON.stringify(await list('?limit=1000')));
     const { rows } = await t.db.query('select * from runtime_http_observations where account_id = $1', [
       accountId,
     ]);
+    const stored = withoutIds(JSON.stringify(rows));
     for (const value of RAW_VALUES) {
       assert.ok(!served.includes(value), value);
-      assert.ok(!JSON.stringify(rows).includes(value), value);
+      assert.ok(!stored.includes(value), value);
     }
   });
 
