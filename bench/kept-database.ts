@@ -68,8 +68,8 @@ export function readSeeded(name: string): Seeded {
 }
 
 /**
- * The seeded store's list cases (neither the login nor the tiny response); with patterns in
- * `only`, those whose name holds one of them.
+ * The seeded store's list cases (not the login); with patterns in `only`, those whose name holds
+ * one of them, the tiny response (`account (tiny)`) among them only when named.
  */
 export async function listCasesOf(
   client: ApiClient,
@@ -84,8 +84,8 @@ export async function listCasesOf(
   return cases.filter(
     (c) =>
       c.kind !== 'auth' &&
-      c.kind !== 'tiny' &&
-      (only.length === 0 || only.some((pattern) => c.name.includes(pattern))),
+      // the tiny response only when named: it is no list, and its ceiling is the bare server's
+      (only.length === 0 ? c.kind !== 'tiny' : only.some((pattern) => c.name.includes(pattern))),
   );
 }
 

@@ -7,7 +7,8 @@
  *   paired-rounds.ts <db> <distA> <distB> [--slices n] [--seconds s] [--connections c] [--only a,b]
  *
  * `<db>` is a store kept by `npm run bench -- --keep` and adopted by `bench/rows-rounds.ts adopt`
- * (or seeded by its `seed`). The slices come in two halves: the servers started A then B, then
+ * (or seeded by its `seed`). `--only tiny` measures the tiny response (`GET /accounts/{id}`)
+ * instead of the lists. The slices come in two halves: the servers started A then B, then
  * restarted B then A, since which was started first moved the rates. Per case it prints each
  * slice, then per build the mean requests a second and the median server and PostgreSQL CPU ms a
  * request, and B against A: the median of the slice pairs' ratios with their range. rows-rounds.ts
