@@ -2,7 +2,7 @@
  * The list pages of migration 0015 keep the lists' contracts: a deferred join (keys first, then the
  * rows) pages exactly like one ordered select, ties included, and `q` through the trigram index
  * matches a case-insensitive, literal substring of one field, never across two. The account is
- * test/support/searched-containers.ts's; searched-pages.test.ts reads the same one.
+ * test/support/searched-containers.ts's, as searched-pages.test.ts's is (each file builds its own).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
