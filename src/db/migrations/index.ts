@@ -48,6 +48,7 @@ import { liveResourcesGeneration } from './0054-live-resources-generation.js';
 import { packagesGeneration } from './0055-packages-generation.js';
 import { containersGeneration } from './0056-containers-generation.js';
 import { searchRowAddresses } from './0057-search-row-addresses.js';
+import { findingsStatistics } from './0058-findings-statistics.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -100,4 +101,5 @@ export const migrations: readonly Migration[] = [
   packagesGeneration,
   containersGeneration,
   searchRowAddresses,
+  findingsStatistics,
 ];
