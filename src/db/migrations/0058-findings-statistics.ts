@@ -6,8 +6,8 @@ import type { Migration } from '../migrator.js';
  * analyze, the statistics say a new account has no findings, and the evaluation's statements
  * by id, by source and by group were planned as reads of every live finding of the account: at
  * the large size 40,000 rows a statement, and the close of emptied groups 220 ms a call (a
- * nested loop over those rows once per group). On a server with many accounts autovacuum never
- * catches up for a new one: its threshold is a tenth of the whole table.
+ * nested loop over those rows once per group). On a server with many accounts autovacuum may
+ * never catch up for a new one: its threshold is a tenth of the whole table.
  *
  * findings_statistics_catch_up(account) compares the planner's estimate of the account's
  * findings with the number stored, counted no further than twice the estimate plus 500, and when
