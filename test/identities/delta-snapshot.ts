@@ -49,6 +49,7 @@ export async function storedState(db: Executor, scope: Scope): Promise<StoredSta
     identity_filter_values: await rows(db, `select * from identity_filter_values ${ofCluster}`, params),
     rbac_objects: await rows(db, `select * from rbac_objects ${ofCluster}`, params),
     identity_source_links: await rows(db, `select * from identity_source_links ${ofCluster}`, params),
+    identity_report_tallies: await rows(db, `select * from identity_report_tallies ${ofCluster}`, params),
     identities_reports: await rows(
       db,
       'select * from identities_reports where account_id = $1',
@@ -78,6 +79,7 @@ export async function rowVersions(db: Executor, scope: Scope): Promise<Record<st
     'identity_filter_values',
     'rbac_objects',
     'identity_source_links',
+    'identity_report_tallies',
   ]) {
     const result = await db.query<{ v: string }>(
       `select xmin::text || ':' || ctid::text as v from ${table} where account_id = $1 and cluster_id = $2`,

@@ -49,6 +49,7 @@ import { packagesGeneration } from './0055-packages-generation.js';
 import { containersGeneration } from './0056-containers-generation.js';
 import { searchRowAddresses } from './0057-search-row-addresses.js';
 import { findingsStatistics } from './0058-findings-statistics.js';
+import { identityReportTallies } from './0059-identity-report-tallies.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -102,4 +103,5 @@ export const migrations: readonly Migration[] = [
   containersGeneration,
   searchRowAddresses,
   findingsStatistics,
+  identityReportTallies,
 ];

@@ -4,7 +4,8 @@
  *
  * - computeIdentities({ clusterId, clusterName, objects, now }) -> { identities, warnings }
  * - prepareIdentities(same input) -> { ids, compute(ids), warnings }: a part of the identities at a time
- * - buildIdentitiesReport(identities, now) -> the #18 report counts
+ * - buildIdentitiesReport(identities, now) -> the #18 report counts; tallyIdentities and
+ *   reportFromTallies: the same, added up from one tally per cluster
  * - reconcileIdentity(previousState, fingerprintsNow, now) -> status and risk history to store
  */
 export {
@@ -21,8 +22,11 @@ export {
   buildIdentitiesReport,
   IDENTITY_TYPES,
   type IdentitiesReport,
+  type IdentitiesTally,
   type ReportIdentity,
   RISK_LEVELS,
+  reportFromTallies,
+  tallyIdentities,
 } from './report.js';
 export { RISK_RULES, RISK_RULES_BY_TYPE, type RiskRule, RULESET_VERSION } from './risk-rules.js';
 export { LEVEL_THRESHOLDS, MAX_WEIGHT, riskLevelOf, severityOf } from './scoring.js';

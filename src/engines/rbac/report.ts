@@ -5,6 +5,10 @@
  *
  * Maps whose keys are a closed set (levels, identity types, risk types) list every key, zeros
  * included, so a dashboard needs no special case; maps per source list the clusters present.
+ *
+ * Every figure is a sum over sources (averages are sums divided at the end), so the report is
+ * built from one tally per source: `buildIdentitiesReport` tallies a list of identities,
+ * ingestion adds up the tallies it keeps per cluster.
  */
 import { sortBy } from './order.js';
 import { RISK_RULES } from './risk-rules.js';
@@ -58,12 +62,63 @@ function counter(keys: readonly string[] = []) {
   };
 }
 
-export function buildIdentitiesReport(
-  identities: readonly ReportIdentity[],
+/**
+ * What one source's (cluster's) live identities add to the report: sums, so the report of an
+ * account is its clusters' tallies added up. Ingestion keeps one per cluster (migration 0059,
+ * `identity_report_tally`, computes the same from the stored rows), so a push re-reads its own
+ * cluster only, however many clusters the account has (docs/performance.md, "Fix 59").
+ */
+export interface IdentitiesTally {
+  identities: number;
+  identities_with_risks: number;
+  risks: number;
+  score_sum: number;
+  per_level: Record<string, number>;
+  per_type: Record<string, number>;
+  /** identities with at least one open risk of the type */
+  per_risk: Record<string, number>;
+  risks_per_identity_type: Record<string, number>;
+  risks_per_type: Record<string, number>;
+}
+
+const addTo = (counts: Record<string, number>, key: string, amount = 1) => {
+  counts[key] = (counts[key] ?? 0) + amount;
+};
+
+/** The tally of some identities of one source; a map lists only the keys counted. */
+export function tallyIdentities(identities: readonly Omit<ReportIdentity, 'source_id'>[]): IdentitiesTally {
+  const tally: IdentitiesTally = {
+    identities: identities.length,
+    identities_with_risks: 0,
+    risks: 0,
+    score_sum: 0,
+    per_level: {},
+    per_type: {},
+    per_risk: {},
+    risks_per_identity_type: {},
+    risks_per_type: {},
+  };
+  for (const identity of identities) {
+    addTo(tally.per_level, identity.risk_level);
+    addTo(tally.per_type, identity.type);
+    tally.score_sum += identity.risk_score;
+    if (identity.risks.length === 0) continue;
+    tally.identities_with_risks += 1;
+    tally.risks += identity.risks.length;
+    addTo(tally.risks_per_identity_type, identity.type, identity.risks.length);
+    for (const type of new Set(identity.risks.map((risk) => risk.type))) addTo(tally.per_risk, type);
+    for (const risk of identity.risks) addTo(tally.risks_per_type, risk.type);
+  }
+  return tally;
+}
+
+/** The report of the sources whose tallies these are; a source without identities is not listed. */
+export function reportFromTallies(
+  tallies: readonly { source_id: string; tally: IdentitiesTally }[],
   now: Date | string,
 ): IdentitiesReport {
   const at = new Date(now);
-  if (Number.isNaN(at.getTime())) throw new RangeError(`buildIdentitiesReport: invalid now ${String(now)}`);
+  if (Number.isNaN(at.getTime())) throw new RangeError(`reportFromTallies: invalid now ${String(now)}`);
   const riskTypes = RISK_RULES.map((rule) => rule.type);
   const perLevel = counter(RISK_LEVELS);
   const perRisk = counter(riskTypes);
@@ -72,23 +127,28 @@ export function buildIdentitiesReport(
   const risksPerIdentityType = counter(IDENTITY_TYPES);
   const risksPerSource = counter();
   const risksPerType = counter(riskTypes);
+  const addAll = (to: ReturnType<typeof counter>, counts: Record<string, number>) => {
+    for (const [key, amount] of Object.entries(counts)) to.add(key, amount);
+  };
 
+  let count = 0;
   let risksCount = 0;
   let withRisks = 0;
   let scoreSum = 0;
-  for (const identity of identities) {
-    perLevel.add(identity.risk_level);
-    perSource.add(identity.source_id);
-    perType.add(identity.type);
-    risksPerIdentityType.add(identity.type, identity.risks.length);
-    risksPerSource.add(identity.source_id, identity.risks.length);
-    for (const type of new Set(identity.risks.map((risk) => risk.type))) perRisk.add(type);
-    for (const risk of identity.risks) risksPerType.add(risk.type);
-    risksCount += identity.risks.length;
-    if (identity.risks.length > 0) withRisks += 1;
-    scoreSum += identity.risk_score;
+  for (const { source_id, tally } of tallies) {
+    if (tally.identities === 0) continue;
+    perSource.add(source_id, tally.identities);
+    risksPerSource.add(source_id, tally.risks);
+    addAll(perLevel, tally.per_level);
+    addAll(perType, tally.per_type);
+    addAll(perRisk, tally.per_risk);
+    addAll(risksPerIdentityType, tally.risks_per_identity_type);
+    addAll(risksPerType, tally.risks_per_type);
+    count += tally.identities;
+    risksCount += tally.risks;
+    withRisks += tally.identities_with_risks;
+    scoreSum += tally.score_sum;
   }
-  const count = identities.length;
   return {
     year: at.getUTCFullYear(),
     month: at.getUTCMonth() + 1,
@@ -107,4 +167,21 @@ export function buildIdentitiesReport(
     risk_counts_per_source: risksPerSource.toObject(),
     risk_counts_per_type: risksPerType.toObject(),
   };
+}
+
+/** The report of these identities, of any sources. */
+export function buildIdentitiesReport(
+  identities: readonly ReportIdentity[],
+  now: Date | string,
+): IdentitiesReport {
+  const bySource = new Map<string, ReportIdentity[]>();
+  for (const identity of identities) {
+    const ofSource = bySource.get(identity.source_id);
+    if (ofSource) ofSource.push(identity);
+    else bySource.set(identity.source_id, [identity]);
+  }
+  return reportFromTallies(
+    [...bySource].map(([source_id, ofSource]) => ({ source_id, tally: tallyIdentities(ofSource) })),
+    now,
+  );
 }

@@ -1,10 +1,11 @@
 /**
  * The two per-account views the recompute step refreshes after the identity rows: the values
  * each #14 filter can take (#15), per cluster, and the identities report (#18), per account and
- * hour. Both are read back as small indexed lookups.
+ * hour, added up from a tally kept per cluster (migration 0059). Both are read back as small
+ * indexed lookups.
  */
 import type { Executor } from '../../db/database.js';
-import { buildIdentitiesReport, type ReportIdentity } from '../../engines/rbac/index.js';
+import { type IdentitiesTally, reportFromTallies } from '../../engines/rbac/index.js';
 import { newId } from '../../http/ids.js';
 import type { ClusterScope } from './sources.js';
 
@@ -34,40 +35,37 @@ export async function refreshFilterValues(db: Executor, scope: ClusterScope, clu
   );
 }
 
-/** Live identities of the account with their open risks' types, as the report engine wants them. */
-async function reportIdentities(db: Executor, accountId: string): Promise<ReportIdentity[]> {
-  // Sequential: inside the ingestion transaction both engines run one statement at a time.
-  const identities = await db.query<Omit<ReportIdentity, 'risks'> & { id: string }>(
-    `select id, type, cluster_id as source_id, risk_score, risk_level
-       from identities where account_id = $1 and deleted_at is null`,
-    [accountId],
-  );
-  const risks = await db.query<{ identity_id: string; type: string; count: number }>(
-    `select identity_id, type, count(*) as count from identity_risks
-      where account_id = $1 and deleted_at is null group by identity_id, type`,
-    [accountId],
-  );
-  const risksOf = new Map<string, { type: string }[]>();
-  for (const row of risks.rows) {
-    const list = risksOf.get(row.identity_id) ?? [];
-    for (let i = 0; i < Number(row.count); i++) list.push({ type: row.type });
-    risksOf.set(row.identity_id, list);
-  }
-  return identities.rows.map(({ id, ...identity }) => ({ ...identity, risks: risksOf.get(id) ?? [] }));
-}
-
 /** First key of the advisory locks of this module (the second is the account). */
 const REPORT_LOCK_CLASS = 5004;
 
 /**
- * Recomputes the account's report; one row per hour, the latest computation of the hour wins.
+ * Refreshes the cluster's tally from its stored identities and open risks, then writes the
+ * account's report for the hour from every cluster's tally; the latest computation of the hour
+ * wins. Only the recomputed cluster is read: the other clusters' tallies were written by their
+ * own pushes (docs/performance.md, "Fix 59").
+ *
  * Pushes to two clusters of one account may run at once: the lock makes the second wait for the
- * first to commit, so its report reads both clusters' identities and the last writer is right.
+ * first to commit before it reads the tallies, so its report counts both clusters and the last
+ * writer is right.
  */
-export async function writeIdentitiesReport(db: Executor, accountId: string, now: Date) {
+export async function writeIdentitiesReport(db: Executor, scope: ClusterScope, now: Date) {
+  const { accountId } = scope;
+  await db.query(
+    `insert into identity_report_tallies (account_id, cluster_id, tally)
+     values ($1, $2, identity_report_tally($1, $2))
+     on conflict (account_id, cluster_id) do update set tally = excluded.tally`,
+    [accountId, scope.clusterId],
+  );
   const accountKey = Number.parseInt(accountId.replace(/-/g, '').slice(0, 8), 16) | 0;
   await db.query('select pg_advisory_xact_lock($1::integer, $2::integer)', [REPORT_LOCK_CLASS, accountKey]);
-  const report = buildIdentitiesReport(await reportIdentities(db, accountId), now);
+  const { rows } = await db.query<{ cluster_id: string; tally: IdentitiesTally }>(
+    'select cluster_id, tally from identity_report_tallies where account_id = $1',
+    [accountId],
+  );
+  const report = reportFromTallies(
+    rows.map((row) => ({ source_id: row.cluster_id, tally: row.tally })),
+    now,
+  );
   const { year, month, day, hour, ...body } = report;
   await db.query(
     `insert into identities_reports (account_id, id, created_at, year, month, day, hour, body)

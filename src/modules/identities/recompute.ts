@@ -181,7 +181,7 @@ async function writeComputed(
     // Before the refresh: it joins the account's facets to the cluster's identities (Fix 9).
     await catchUpIdentityStatistics(db, cluster.accountId);
     await refreshFilterValues(db, cluster, cluster.clusterName);
-    await writeIdentitiesReport(db, cluster.accountId, at);
+    await writeIdentitiesReport(db, cluster, at);
   }
   return summary;
 }
