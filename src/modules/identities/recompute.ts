@@ -178,7 +178,7 @@ async function writeComputed(
   // Filter values and the report read identity rows and open risks, which only change with
   // rewritten or removed identities (a pod restart alone moves timestamps, not posture).
   if (summary.identitiesWritten > 0 || summary.identitiesRemoved > 0) {
-    // Before the refresh: it joins the account's facets to the cluster's identities (Fix 9).
+    // Before the refresh: its probes of the facets and identities are planned from them (Fix 9).
     await catchUpIdentityStatistics(db, cluster.accountId);
     await refreshFilterValues(db, cluster, cluster.clusterName);
     await writeIdentitiesReport(db, cluster, at);
