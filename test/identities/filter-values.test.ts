@@ -7,18 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createCluster } from '../ingest/sample.js';
 import { createTenant, startTestApp, type TestApp } from '../support/harness.js';
-import {
-  clusterRole,
-  clusterRoleBinding,
-  deleted,
-  pushObjects,
-  pushSampleWithRbac,
-  pushWatchEvents,
-  rbacFixture,
-  serviceAccount,
-} from './support.js';
+import { twoClustersWithHistory } from './support.js';
 
 let t: TestApp;
 before(async () => {
@@ -52,17 +42,7 @@ async function heldValues(accountId: string, clusterId: string): Promise<string[
 
 test('each cluster offers exactly the values its identities hold, resolved ones included', async () => {
   const tenant = await createTenant(t);
-  const first = await pushSampleWithRbac(t, tenant, 'first');
-  const second = await createCluster(t, tenant.adminToken, tenant.accountId, 'second');
-  await rbacFixture(t, tenant, second.id);
-  // A value only the second cluster holds, on an identity that is then resolved.
-  const nodes = clusterRole('node-reader', [{ resources: ['nodes'], verbs: ['watch'] }]);
-  const watcher = serviceAccount('ops', 'watcher');
-  const binding = clusterRoleBinding('watch-nodes', 'node-reader', [
-    { kind: 'ServiceAccount', name: 'watcher', namespace: 'ops' },
-  ]);
-  await pushObjects(t, tenant, second.id, [nodes, watcher, binding]);
-  await pushWatchEvents(t, tenant, second.id, [deleted(watcher)]);
+  const { first, second } = await twoClustersWithHistory(t, tenant);
 
   for (const cluster of [first, second]) {
     const stored = await storedValues(tenant.accountId, cluster.id);

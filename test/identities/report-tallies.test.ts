@@ -16,17 +16,8 @@ import {
   type ReportIdentity,
   tallyIdentities,
 } from '../../src/engines/rbac/index.js';
-import { createCluster } from '../ingest/sample.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
-import {
-  clusterRoleBinding,
-  deleted,
-  pushObjects,
-  pushSampleWithRbac,
-  pushWatchEvents,
-  rbacFixture,
-  serviceAccount,
-} from './support.js';
+import { pushObjects, serviceAccount, twoClustersWithHistory } from './support.js';
 
 let t: TestApp;
 before(async () => {
@@ -95,21 +86,9 @@ const comparable = ({ score_sum, ...tally }: IdentitiesTally) => ({
   score_sum: Math.round(score_sum * 1e6) / 1e6,
 });
 
-/** Two clusters with identities, risks, a deleted identity and a resolved risk. */
-async function twoClusters(tenant: TestTenant) {
-  const first = await pushSampleWithRbac(t, tenant, 'first');
-  const second = await createCluster(t, tenant.adminToken, tenant.accountId, 'second');
-  await rbacFixture(t, tenant, second.id);
-  const lonely = serviceAccount('shop', 'lonely');
-  const admins = clusterRoleBinding('admins', 'cluster-admin', [{ kind: 'User', name: 'erin@example.com' }]);
-  await pushObjects(t, tenant, second.id, [lonely, admins]);
-  await pushWatchEvents(t, tenant, second.id, [deleted(lonely), deleted(admins)]);
-  return { first, second };
-}
-
 test('the report adds up every cluster’s live identities and open risks', async () => {
   const tenant = await createTenant(t);
-  const { first, second } = await twoClusters(tenant);
+  const { first, second } = await twoClustersWithHistory(t, tenant);
 
   const report = await latestReport(tenant);
   assert.deepEqual(report, await expectedReport(tenant));
@@ -133,7 +112,7 @@ test('the report adds up every cluster’s live identities and open risks', asyn
 
 test('a push to one cluster leaves the other cluster’s share of the report as it was', async () => {
   const tenant = await createTenant(t);
-  const { first, second } = await twoClusters(tenant);
+  const { first, second } = await twoClustersWithHistory(t, tenant);
   const before = await latestReport(tenant);
 
   await pushObjects(t, tenant, second.id, [serviceAccount('shop', 'newcomer')]);
@@ -149,7 +128,7 @@ test('a push to one cluster leaves the other cluster’s share of the report as 
 
 test('the migration gives the clusters of an upgraded database their tallies', async () => {
   const tenant = await createTenant(t);
-  const { second } = await twoClusters(tenant);
+  const { second } = await twoClustersWithHistory(t, tenant);
   const tallies = await storedTallies(tenant.accountId);
 
   // A database of the previous build: no tallies. The migration runs again, as on an upgrade.

@@ -204,3 +204,20 @@ export async function rbacFixture(t: TestApp, tenant: TestTenant, clusterId: str
     clusterRoleUid: auditor.metadata.uid,
   };
 }
+
+/**
+ * Two clusters of one account with history: the sample cluster with its extra RBAC, and a small
+ * one holding rbacFixture's objects plus a ServiceAccount and a cluster-admin binding that were
+ * both deleted again (a resolved identity and resolved risks). The clusters hold different
+ * values and counts, which the per-cluster views (#15's values, #18's tallies) must keep apart.
+ */
+export async function twoClustersWithHistory(t: TestApp, tenant: TestTenant) {
+  const first = await pushSampleWithRbac(t, tenant, 'first');
+  const second = await createCluster(t, tenant.adminToken, tenant.accountId, 'second');
+  await rbacFixture(t, tenant, second.id);
+  const lonely = serviceAccount('shop', 'lonely');
+  const admins = clusterRoleBinding('admins', 'cluster-admin', [{ kind: 'User', name: 'erin@example.com' }]);
+  await pushObjects(t, tenant, second.id, [lonely, admins]);
+  await pushWatchEvents(t, tenant, second.id, [deleted(lonely), deleted(admins)]);
+  return { first, second };
+}

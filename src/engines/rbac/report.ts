@@ -55,8 +55,13 @@ const round2 = (value: number): number => Math.round(value * 100) / 100;
 
 function counter(keys: readonly string[] = []) {
   const counts = new Map<string, number>(keys.map((key) => [key, 0]));
+  const add = (key: string, amount = 1) => counts.set(key, (counts.get(key) ?? 0) + amount);
   return {
-    add: (key: string, amount = 1) => counts.set(key, (counts.get(key) ?? 0) + amount),
+    add,
+    /** Adds another count's entries (a tally's map) to this one's. */
+    addAll: (other: Record<string, number>) => {
+      for (const [key, amount] of Object.entries(other)) add(key, amount);
+    },
     /** A plain object with sorted keys (JSON key order is insertion order). */
     toObject: () => Object.fromEntries(sortBy(counts.entries(), ([key]) => [key])),
   };
@@ -81,35 +86,38 @@ export interface IdentitiesTally {
   risks_per_type: Record<string, number>;
 }
 
-const addTo = (counts: Record<string, number>, key: string, amount = 1) => {
-  counts[key] = (counts[key] ?? 0) + amount;
-};
-
 /** The tally of some identities of one source; a map lists only the keys counted. */
 export function tallyIdentities(identities: readonly Omit<ReportIdentity, 'source_id'>[]): IdentitiesTally {
-  const tally: IdentitiesTally = {
-    identities: identities.length,
-    identities_with_risks: 0,
-    risks: 0,
-    score_sum: 0,
-    per_level: {},
-    per_type: {},
-    per_risk: {},
-    risks_per_identity_type: {},
-    risks_per_type: {},
-  };
+  const perLevel = counter();
+  const perType = counter();
+  const perRisk = counter();
+  const risksPerIdentityType = counter();
+  const risksPerType = counter();
+  let withRisks = 0;
+  let risks = 0;
+  let scoreSum = 0;
   for (const identity of identities) {
-    addTo(tally.per_level, identity.risk_level);
-    addTo(tally.per_type, identity.type);
-    tally.score_sum += identity.risk_score;
+    perLevel.add(identity.risk_level);
+    perType.add(identity.type);
+    scoreSum += identity.risk_score;
     if (identity.risks.length === 0) continue;
-    tally.identities_with_risks += 1;
-    tally.risks += identity.risks.length;
-    addTo(tally.risks_per_identity_type, identity.type, identity.risks.length);
-    for (const type of new Set(identity.risks.map((risk) => risk.type))) addTo(tally.per_risk, type);
-    for (const risk of identity.risks) addTo(tally.risks_per_type, risk.type);
+    withRisks += 1;
+    risks += identity.risks.length;
+    risksPerIdentityType.add(identity.type, identity.risks.length);
+    for (const type of new Set(identity.risks.map((risk) => risk.type))) perRisk.add(type);
+    for (const risk of identity.risks) risksPerType.add(risk.type);
   }
-  return tally;
+  return {
+    identities: identities.length,
+    identities_with_risks: withRisks,
+    risks,
+    score_sum: scoreSum,
+    per_level: perLevel.toObject(),
+    per_type: perType.toObject(),
+    per_risk: perRisk.toObject(),
+    risks_per_identity_type: risksPerIdentityType.toObject(),
+    risks_per_type: risksPerType.toObject(),
+  };
 }
 
 /** The report of the sources whose tallies these are; a source without identities is not listed. */
@@ -127,9 +135,6 @@ export function reportFromTallies(
   const risksPerIdentityType = counter(IDENTITY_TYPES);
   const risksPerSource = counter();
   const risksPerType = counter(riskTypes);
-  const addAll = (to: ReturnType<typeof counter>, counts: Record<string, number>) => {
-    for (const [key, amount] of Object.entries(counts)) to.add(key, amount);
-  };
 
   let count = 0;
   let risksCount = 0;
@@ -139,11 +144,11 @@ export function reportFromTallies(
     if (tally.identities === 0) continue;
     perSource.add(source_id, tally.identities);
     risksPerSource.add(source_id, tally.risks);
-    addAll(perLevel, tally.per_level);
-    addAll(perType, tally.per_type);
-    addAll(perRisk, tally.per_risk);
-    addAll(risksPerIdentityType, tally.risks_per_identity_type);
-    addAll(risksPerType, tally.risks_per_type);
+    perLevel.addAll(tally.per_level);
+    perType.addAll(tally.per_type);
+    perRisk.addAll(tally.per_risk);
+    risksPerIdentityType.addAll(tally.risks_per_identity_type);
+    risksPerType.addAll(tally.risks_per_type);
     count += tally.identities;
     risksCount += tally.risks;
     withRisks += tally.identities_with_risks;
