@@ -25,22 +25,52 @@ export function trigramSearchable(q: string): boolean {
 }
 
 /**
- * A table whose `q` goes through a trigram index over a stored search text (migrations 0015 and
- * 0029 for inventory containers, 0042 for packages, the text's form 0053). Under row-level
- * security the index is read by an owner's function (SECURITY DEFINER, so the policies do not
- * keep the planner from the index) that applies the account and the caller's scope itself and
- * returns the addresses (`ctid`) of the matching rows (migration 0057), which the page reads from
- * the table. Where the policies bind nothing, the table is searched directly (`SearchPath`).
+ * A list whose `q` goes through a trigram index over a stored search text: inventory containers'
+ * and packages' own column (migrations 0015 and 0029, 0042; the text's form 0053), the identities'
+ * table of texts (0060). Under row-level security the index is read by an owner's function
+ * (SECURITY DEFINER, so the policies do not keep the planner from the index) that applies the
+ * account and the caller's scope itself and returns where the matches are. Where the policies bind
+ * nothing, the index is read directly (`SearchPath`).
  */
 export interface TrigramSearch {
+  /** the clause keeping the matches the owner's function returns, for the bound pattern */
+  functionMatches: SearchMatches;
+  /** the clause keeping the matches through the trigram index's own condition */
+  tableMatches: SearchMatches;
+  /** the filter clause matching the ILIKE pattern bound as `param` field by field */
+  fieldByField: (param: string) => string;
+}
+
+/**
+ * A clause keeping a search's matches, for the ILIKE pattern bound as `pattern`. `account()` binds
+ * the list's account and returns its placeholder, for a clause that names it: a bound parameter the
+ * statement does not use has no type PostgreSQL could infer.
+ */
+export type SearchMatches = (account: () => string, pattern: string) => string;
+
+/**
+ * The search of a table holding its own search text (containers, packages): the owner's function
+ * returns the addresses (`ctid`) of the matching rows (migration 0057), which the page reads from
+ * the table.
+ */
+export function searchByRowAddress(table: {
   /** the owner's function returning the matches' addresses as one `tid[]` */
   addressesOf: 'inventory_containers_search_tids' | 'vulnerability_packages_search_tids';
   /** the row's address, qualified by the list's alias (`c.ctid`) */
   rowAddress: string;
   /** the stored search text, qualified by the list's alias (`c.search_text`) */
   searchText: string;
-  /** the filter clause matching the ILIKE pattern bound as `param` field by field */
   fieldByField: (param: string) => string;
+}): TrigramSearch {
+  return {
+    // The cast makes `any` take the sub-select as an array rather than as a sub-select's rows. As
+    // an `= any(...)` of `ctid` it is a TID scan's condition, the rows read by address alone.
+    functionMatches: (account, pattern) =>
+      `${table.rowAddress} = any((select ${table.addressesOf}(${account()}, ${pattern}))::tid[])`,
+    // the list's own account clause is the scope
+    tableMatches: (_account, pattern) => searchTextClause(table.searchText, pattern),
+    fieldByField: table.fieldByField,
+  };
 }
 
 /**
@@ -92,14 +122,12 @@ export interface SearchClause {
 export const TOTAL_OF_KEYS = 'count(*) over () as total';
 
 /**
- * Adds `q` to a list's filters: through the trigram index, either the addresses the search
- * function found or the index's clause on the table (`path`); a phrase the index cannot serve is
- * searched field by field.
+ * Adds `q` to a list's filters: through the trigram index, either the matches the search function
+ * found or the index's clause on the table (`path`); a phrase the index cannot serve is searched
+ * field by field.
  *
- * The function's array is a sub-select, computed once before the scan: as a plain call in a
- * filter it would run again for every row the planner chose to read some other way. The cast
- * makes `any` take it as an array rather than as a sub-select's rows. As an `= any(...)` of
- * `ctid` it is a TID scan's condition, the rows read by address alone.
+ * The function's result is a sub-select, computed once before the scan: as a plain call in a
+ * filter it would run again for every row the planner chose to read some other way.
  */
 export function addSearch(
   where: SearchedWhere,
@@ -114,12 +142,8 @@ export function addSearch(
     where.addRaw(search.fieldByField(where.next(pattern)));
     return { countedWithPage: false };
   }
-  if (path === 'table') {
-    where.addRaw(searchTextClause(search.searchText, where.next(pattern)));
-    return { countedWithPage: true };
-  }
-  where.addRaw(
-    `${search.rowAddress} = any((select ${search.addressesOf}(${where.next(accountId)}, ${where.next(pattern)}))::tid[])`,
-  );
+  const matches = path === 'table' ? search.tableMatches : search.functionMatches;
+  let account: string | undefined;
+  where.addRaw(matches(() => (account ??= where.next(accountId)), where.next(pattern)));
   return { countedWithPage: true };
 }

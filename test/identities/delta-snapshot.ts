@@ -46,6 +46,12 @@ export async function storedState(db: Executor, scope: Scope): Promise<StoredSta
         where i.account_id = $1 and i.cluster_id = $2`,
       params,
     ),
+    identity_search_texts: await rows(
+      db,
+      `select s.* from identity_search_texts s join identities i on i.account_id = s.account_id and i.id = s.identity_id
+        where i.account_id = $1 and i.cluster_id = $2`,
+      params,
+    ),
     identity_filter_values: await rows(db, `select * from identity_filter_values ${ofCluster}`, params),
     rbac_objects: await rows(db, `select * from rbac_objects ${ofCluster}`, params),
     identity_source_links: await rows(db, `select * from identity_source_links ${ofCluster}`, params),

@@ -1,7 +1,7 @@
 /**
  * The `q` searches that run as SECURITY DEFINER functions of the owner, so that row-level security
- * does not keep the planner from their trigram indexes (migrations 0015, 0042, 0044, 0051 and
- * 0053): each applies the policies' rule itself. On PostgreSQL the application's role finds only
+ * does not keep the planner from their trigram indexes (migrations 0015, 0042, 0044, 0051, 0053
+ * and 0060): each applies the policies' rule itself. On PostgreSQL the application's role finds only
  * its scope's accounts; PGlite runs as its superuser, whom no policy binds, and finds every
  * account, as its tables do.
  */
@@ -13,8 +13,8 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 interface SearchFunction {
   name: string;
-  /** returns the matches' addresses as one array (0057) rather than a set of rows */
-  addresses?: true;
+  /** returns its matches as one array (addresses, 0057; identity ids, 0060) rather than a set of rows */
+  asArray?: true;
   /** inserts one row of the account whose searched text contains "Secret-Token" */
   insert: (database: TestDatabase, accountId: string) => Promise<unknown>;
 }
@@ -36,17 +36,38 @@ const insertPackage = (database: TestDatabase, accountId: string) =>
     [accountId, randomUUID()],
   );
 
+const insertIdentity = async (database: TestDatabase, accountId: string) => {
+  const clusterId = randomUUID();
+  await database.owner.query(`insert into clusters (account_id, id, name) values ($1, $2, $3)`, [
+    accountId,
+    clusterId,
+    `c-${clusterId}`,
+  ]);
+  // the identity's text is written by the trigger on identities (0060)
+  return database.owner.query(
+    `insert into identities (account_id, id, tenant_id, cluster_id, source_name, source_type, original_id,
+           name, namespace, type, status, created_at, updated_at, risk_score, risk_level, risk_types, actions,
+           usage, is_system, linked_resources, rightsizeable, risk_detectors, risks_summary, rbac_objects,
+           raw_record_ids, content_hash)
+         select $1, $2, a.tenant_id, $3, 'c', 'Kubernetes', 'uid', 'Secret-Token', 'ns', 'ServiceAccount', 'open',
+                now(), now(), 0, 'None', '{}', '{}', 'unused', false, 0, false, '{}', '{}', '{}', '{}', ''
+           from accounts a where a.id = $1`,
+    [accountId, randomUUID(), clusterId],
+  );
+};
+
 // Each table's ids function, the same search returning the rows whole for a page (0044), the
 // containers' returning the columns a page filters and sorts by (0051), and each table's returning
-// the matches' addresses (0057), which the lists read now.
+// the matches' addresses (0057), which the lists read now; the identities' ids function (0060).
 const SEARCH_FUNCTIONS: SearchFunction[] = [
   { name: 'inventory_containers_matching', insert: insertContainer },
   { name: 'inventory_containers_search', insert: insertContainer },
   { name: 'inventory_containers_search_keys', insert: insertContainer },
-  { name: 'inventory_containers_search_tids', addresses: true, insert: insertContainer },
+  { name: 'inventory_containers_search_tids', asArray: true, insert: insertContainer },
   { name: 'vulnerability_packages_matching', insert: insertPackage },
   { name: 'vulnerability_packages_search', insert: insertPackage },
-  { name: 'vulnerability_packages_search_tids', addresses: true, insert: insertPackage },
+  { name: 'vulnerability_packages_search_tids', asArray: true, insert: insertPackage },
+  { name: 'identity_search_ids', asArray: true, insert: insertIdentity },
 ];
 
 let database: TestDatabase;
@@ -76,7 +97,7 @@ for (const search of SEARCH_FUNCTIONS) {
       const found = async (scope: DataScope | undefined, accountId: string) => {
         const call = `${search.name}($1, $2)`;
         const ask = () =>
-          database.db.query(`select ${search.addresses ? `unnest(${call})` : call} as found`, [
+          database.db.query(`select ${search.asArray ? `unnest(${call})` : call} as found`, [
             accountId,
             '%secret-tok%',
           ]);

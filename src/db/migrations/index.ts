@@ -50,6 +50,7 @@ import { containersGeneration } from './0056-containers-generation.js';
 import { searchRowAddresses } from './0057-search-row-addresses.js';
 import { findingsStatistics } from './0058-findings-statistics.js';
 import { identityReportTallies } from './0059-identity-report-tallies.js';
+import { identitySearchTexts } from './0060-identity-search-texts.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -104,4 +105,5 @@ export const migrations: readonly Migration[] = [
   searchRowAddresses,
   findingsStatistics,
   identityReportTallies,
+  identitySearchTexts,
 ];

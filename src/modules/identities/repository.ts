@@ -5,10 +5,16 @@
 import type { Executor } from '../../db/database.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { containsPattern } from '../../http/search.js';
+import {
+  addSearch,
+  type SearchPath,
+  searchTextClause,
+  TOTAL_OF_KEYS,
+  type TrigramSearch,
+} from '../../http/search.js';
 import { type ListOrder, orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
+import { countOf, keptTotal, keptTotalOf, type ListTotal, listPage } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { IdentityFilters, IdentitySortField } from './list-query.js';
 
@@ -93,16 +99,28 @@ function order(sort: Sort<IdentitySortField>): ListOrder {
   return [{ ...field!, nulls: 'last' }, ...tiebreaks];
 }
 
-function listWhere(accountId: string, filters: IdentityFilters): Where {
+/**
+ * `q` matches when the identity's name or namespace contains it: through the trigram index of
+ * their texts (migration 0060), the ids of the matches, which the page reads by primary key.
+ */
+const SEARCH: TrigramSearch = {
+  functionMatches: (account, pattern) =>
+    `i.id = any((select identity_search_ids(${account()}, ${pattern}))::uuid[])`,
+  tableMatches: (account, pattern) =>
+    `i.id in (select s.identity_id from identity_search_texts s
+               where s.account_id = ${account()} and ${searchTextClause('s.search_text', pattern)})`,
+  // collate "default": the case folding of the indexed path (both columns are "C")
+  fieldByField: (param) =>
+    `((i.name collate "default") ilike ${param} or (i.namespace collate "default") ilike ${param})`,
+};
+
+function listWhere(accountId: string, filters: IdentityFilters, searchPath: SearchPath) {
   const where = new Where('i.account_id = $', accountId);
   if (filters.createdFrom) where.add('i.created_at >= $', filters.createdFrom);
   if (filters.createdTo) where.add('i.created_at <= $', filters.createdTo);
   if (filters.lastUsedFrom) where.add('i.last_used_at >= $', filters.lastUsedFrom);
   if (filters.lastDetectedTo) where.add('i.last_detected_at <= $', filters.lastDetectedTo);
-  if (filters.q) {
-    const pattern = where.next(containsPattern(filters.q));
-    where.addRaw(`(i.name ilike ${pattern} or i.namespace ilike ${pattern})`);
-  }
+  const { countedWithPage } = addSearch(where, accountId, filters.q, SEARCH, searchPath);
   const facet = (name: string, values: string[]) => {
     if (values.length === 0) return;
     where.add(
@@ -119,7 +137,7 @@ function listWhere(accountId: string, filters: IdentityFilters): Where {
   if (filters.types.length > 0) where.addOneOf('i.type', filters.types, 'text');
   if (filters.sources.length > 0) where.addOneOf('i.cluster_id', filters.sources, 'uuid');
   if (filters.statuses.length > 0) where.addOneOf('i.status', filters.statuses, 'text');
-  return where;
+  return { where, countedWithPage };
 }
 
 /** A page of the identities list, parsed (list-query.ts). */
@@ -127,36 +145,42 @@ export interface IdentityPageQuery {
   filters: IdentityFilters;
   sort: Sort<IdentitySortField>;
   page: OffsetPage;
+  /** how `q` reaches the trigram index (search.ts) */
+  searchPath: SearchPath;
 }
 
-/** A page's statements: its rows with `columns` in the list's order, and the list's total. */
+/** A page's statement, its rows with `columns` in the list's order, and where its total comes from. */
 function pageStatements(accountId: string, query: IdentityPageQuery, columns: string) {
-  const where = listWhere(accountId, query.filters);
-  // Unfiltered, the account's total is kept at ingestion (migration 0022).
-  const total = !where.filtered
-    ? keptTotal(accountId, 'identities')
-    : countOf(`select count(*) as total from identities i where ${where.sql}`, where.params);
+  const { where, countedWithPage } = listWhere(accountId, query.filters, query.searchPath);
+  const count = countOf(`select count(*) as total from identities i where ${where.sql}`, where.params);
   // A deferred join, as the containers and resources lists do (docs/performance.md, "Fix 4"): the
   // page's keys first, from the sort's index (account_id, <field>, id) or a sort of narrow keys,
   // from the nearer end of the list, then those rows by primary key. Sorting whole identity rows
-  // (about 1.5 KB each) spilled to disk for a deep page at medium size.
+  // (about 1.5 KB each) spilled to disk for a deep page at medium size. Searched through the
+  // trigram index, the keys count every match too: the page carries its total.
   const listOrder = order(query.sort);
   const keys = pageRange(where, {
-    rows: `select i.account_id, i.id from identities i where ${where.sql}`,
+    rows: `select i.account_id, i.id${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from identities i where ${where.sql}`,
     order: listOrder,
     page: query.page,
     keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'identities'),
   });
-  const page = `select ${columns}
+  const page = `select ${columns}${countedWithPage ? ', k.total' : ''}
        from ${keys} k
        join identities i on i.account_id = k.account_id and i.id = k.id
       ${orderSql(listOrder)}`;
+  // Unfiltered, the account's total is kept at ingestion (migration 0022).
+  const total: ListTotal = {
+    carried: countedWithPage,
+    kept: where.filtered ? undefined : keptTotal(accountId, 'identities'),
+    count,
+  };
   return { page: { sql: page, params: where.params }, total };
 }
 
 export async function listIdentities(db: Executor, accountId: string, query: IdentityPageQuery) {
   const { page, total } = pageStatements(accountId, query, COLUMNS);
-  return pageWithTotal<IdentityRow>(db, page, total);
+  return listPage<IdentityRow>(db, page, total);
 }
 
 /**
@@ -181,7 +205,7 @@ export interface IdentityVersion {
 /** listIdentities' page as ids and text versions only: none of the stored texts is read. */
 export async function listIdentityVersions(db: Executor, accountId: string, query: IdentityPageQuery) {
   const { page, total } = pageStatements(accountId, query, `i.id, ${TEXT_VERSION} as text_version`);
-  return pageWithTotal<IdentityVersion>(db, page, total);
+  return listPage<IdentityVersion>(db, page, total);
 }
 
 /** The rows of the given identities, in no particular order (one missing was deleted). */

@@ -14,6 +14,7 @@ import { ApiError } from '../../http/errors.js';
 import { isUuid } from '../../http/ids.js';
 import { type PageRequest, pageList, pageListParts, pageToOffset } from '../../http/paging.js';
 import type { RowBytesCache } from '../../http/row-bytes-cache.js';
+import { searchPathFor } from '../../http/search.js';
 import type { TextPart } from '../../http/text-parts-stream.js';
 import { utf8Bytes } from '../../http/utf8-bytes.js';
 import type { AccountService } from '../accounts/service.js';
@@ -183,7 +184,11 @@ export function createIdentityService({
       serialize: SerializeIdentity,
     ): Promise<TextPart[]> {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
-      const pageQuery = { ...parseIdentityListQuery(query), page: pageToOffset(query.page) };
+      const pageQuery = {
+        ...parseIdentityListQuery(query),
+        page: pageToOffset(query.page),
+        searchPath: searchPathFor(db.engine),
+      };
       const { entries: identities, total } = texts.enabled
         ? await cachedPage(account.id, pageQuery, serialize)
         : await readPage(account.id, pageQuery, serialize);

@@ -3,7 +3,7 @@ import { entryJson, type RowVersion, rowVersionOf, type VersionedEntryRow } from
 import { isoUtc } from '../../db/iso-time.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { addSearch, type SearchPath, TOTAL_OF_KEYS, type TrigramSearch } from '../../http/search.js';
+import { addSearch, type SearchPath, searchByRowAddress, TOTAL_OF_KEYS } from '../../http/search.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import {
   bookmarkedList,
@@ -67,14 +67,14 @@ const SORT_COLUMNS = Object.fromEntries(
  * `q` matches when one of the searched fields contains it: through the trigram index, the page
  * reads the rows at the addresses the search function found (search.ts, migration 0057).
  */
-const SEARCH: TrigramSearch = {
+const SEARCH = searchByRowAddress({
   addressesOf: 'inventory_containers_search_tids',
   rowAddress: 'c.ctid',
   searchText: 'c.search_text',
   // collate "default": the case folding of the indexed path (most of these columns are "C")
   fieldByField: (param) =>
     `(${CONTAINER_SEARCH_FIELDS.map((field) => `(c.${field} collate "default") ilike ${param}`).join(' or ')})`,
-};
+});
 
 export interface ContainerListQuery {
   filters: Filters<ContainerFilterKey>;

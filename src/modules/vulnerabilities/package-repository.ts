@@ -11,8 +11,8 @@ import {
   addSearch,
   type SearchClause,
   type SearchPath,
+  searchByRowAddress,
   TOTAL_OF_KEYS,
-  type TrigramSearch,
 } from '../../http/search.js';
 import { type ListOrder, orderSql, type Sort } from '../../http/sort.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
@@ -159,12 +159,12 @@ function keptListOf(severities: readonly Severity[], narrowedOtherwise: boolean)
  * `q` matches when the name or the version contains it: through the trigram index, the page reads
  * the rows at the addresses the search function found (search.ts, migration 0057).
  */
-const SEARCH: TrigramSearch = {
+const SEARCH = searchByRowAddress({
   addressesOf: 'vulnerability_packages_search_tids',
   rowAddress: 'p.ctid',
   searchText: 'p.search_text',
   fieldByField: (param) => `(p.name ilike ${param} or p.version ilike ${param})`,
-};
+});
 
 /**
  * One page of the list with its total, each row's `select` (over the page's rows `p` and their
