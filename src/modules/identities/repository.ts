@@ -106,9 +106,11 @@ function order(sort: Sort<IdentitySortField>): ListOrder {
 const SEARCH: TrigramSearch = {
   functionMatches: (account, pattern) =>
     `i.id = any((select identity_search_ids(${account()}, ${pattern}))::uuid[])`,
+  // As an array, like the function's: as `i.id in (select ...)` PGlite joined each match to its
+  // identity by a probe of its own, half again as slow (docs/performance.md, "Fix 61").
   tableMatches: (account, pattern) =>
-    `i.id in (select s.identity_id from identity_search_texts s
-               where s.account_id = ${account()} and ${searchTextClause('s.search_text', pattern)})`,
+    `i.id = any(array(select s.identity_id from identity_search_texts s
+                       where s.account_id = ${account()} and ${searchTextClause('s.search_text', pattern)}))`,
   // collate "default": the case folding of the indexed path (both columns are "C")
   fieldByField: (param) =>
     `((i.name collate "default") ilike ${param} or (i.namespace collate "default") ilike ${param})`,
