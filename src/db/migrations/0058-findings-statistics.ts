@@ -21,7 +21,7 @@ import type { Migration } from '../migrator.js';
  * ANALYZE holds its lock on the two tables until the caller commits, and two analyses of a table
  * wait for each other, so it is called only under the account's scan lock, after the identities'
  * and the scan tables' catch-ups: every transaction that analyzes takes those locks in the same
- * order (src/modules/findings/statistics.ts).
+ * order (src/db/account-statistics.ts).
  */
 export const findingsStatistics: Migration = {
   id: '0058-findings-statistics',

@@ -19,6 +19,8 @@
  *     listeners: [recomputeIdentitiesOnPush, findings.onKubernetesPush],
  *   });
  */
+
+import { catchUpAccountStatistics } from '../../db/account-statistics.js';
 import type { Executor } from '../../db/database.js';
 import {
   type FindingDraft,
@@ -35,7 +37,6 @@ import type { KevChangeListener } from '../vulnerabilities/feed-service.js';
 import { applyEvaluation, type EvaluationSummary } from './evaluate.js';
 import type { FindingGroupsOpenedListener } from './events.js';
 import * as sources from './sources.js';
-import { catchUpFindingsStatistics } from './statistics.js';
 import { findTenantId } from './store.js';
 
 export interface EvaluatedCluster {
@@ -139,9 +140,9 @@ export function createFindingsEvaluator({
      */
     onKubernetesPush: (async (tx, push) => {
       const cluster = { accountId: push.accountId, clusterId: push.clusterId };
-      // Here, under the scan lock and after the identities' catch-up (statistics.ts), for this
-      // push's evaluations and the next pushes' misconfigurations alike.
-      await catchUpFindingsStatistics(tx, push.accountId);
+      // Here, under the scan lock and after the identities' catch-up (db/account-statistics.ts),
+      // for this push's evaluations and the next pushes' misconfigurations alike.
+      await catchUpAccountStatistics(tx, 'findings', push.accountId);
       // Vulnerability findings are per image in the cluster and hold while it runs there: of the
       // scanned images whose containers the push started, stopped or re-owned, only one that
       // started or stopped running can gain or lose a finding. Another workload on an image
@@ -159,8 +160,8 @@ export function createFindingsEvaluator({
     async onScanPush(tx: Executor, scan: ScanPushed): Promise<void> {
       const clusters = await sources.clustersRunningImage(tx, scan.accountId, scan.imageId);
       if (clusters.length === 0) return;
-      // Under the scan lock, after the scan tables' catch-up (statistics.ts).
-      await catchUpFindingsStatistics(tx, scan.accountId);
+      // Under the scan lock, after the scan tables' catch-up (vulnerabilities/statistics.ts).
+      await catchUpAccountStatistics(tx, 'findings', scan.accountId);
       const images = [scan.imageId];
       const rows = await sources.loadImageVulnerabilities(tx, scan.accountId, images);
       const tenantId = await findTenantId(tx, scan.accountId);

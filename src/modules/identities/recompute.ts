@@ -21,6 +21,8 @@
  * @example
  *   await db.transaction((tx) => recomputeClusterIdentities(tx, cluster, new Date()));
  */
+
+import { catchUpAccountStatistics } from '../../db/account-statistics.js';
 import type { Executor } from '../../db/database.js';
 import {
   type ComputedIdentity,
@@ -58,7 +60,6 @@ import {
   RBAC_KINDS,
   type SourceObject,
 } from './sources.js';
-import { catchUpIdentityStatistics } from './statistics.js';
 
 export interface RecomputeCluster {
   accountId: string;
@@ -179,7 +180,7 @@ async function writeComputed(
   // rewritten or removed identities (a pod restart alone moves timestamps, not posture).
   if (summary.identitiesWritten > 0 || summary.identitiesRemoved > 0) {
     // Before the refresh: its probes of the facets and identities are planned from them (Fix 9).
-    await catchUpIdentityStatistics(db, cluster.accountId);
+    await catchUpAccountStatistics(db, 'identities', cluster.accountId);
     await refreshFilterValues(db, cluster, cluster.clusterName);
     await writeIdentitiesReport(db, cluster, at);
   }
