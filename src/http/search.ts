@@ -15,7 +15,7 @@ const SEARCH_FIELD_SEPARATOR = '\x1f';
 
 /**
  * Whether a trigram index over a stored search text can serve `q` (inventory containers,
- * migrations 0015 and 0029; inventory packages, 0042). A phrase shorter than a trigram has none,
+ * migrations 0015, 0029 and 0061; inventory packages, 0042; identities, 0060). A phrase shorter than a trigram has none,
  * so the index would return every row of the account to be rechecked; a phrase holding the
  * separator of the stored text's fields could match across two of them. Such phrases are searched
  * field by field.
@@ -25,9 +25,9 @@ export function trigramSearchable(q: string): boolean {
 }
 
 /**
- * A list whose `q` goes through a trigram index over a stored search text: inventory containers'
- * and packages' own column (migrations 0015 and 0029, 0042; the text's form 0053), the identities'
- * table of texts (0060). Under row-level security the index is read by an owner's function
+ * A list whose `q` goes through a trigram index over a stored search text: inventory packages'
+ * own column (migration 0042; the text's form 0053), the identities' and the containers' tables of
+ * texts (0060, 0061). Under row-level security the index is read by an owner's function
  * (SECURITY DEFINER, so the policies do not keep the planner from the index) that applies the
  * account and the caller's scope itself and returns where the matches are. Where the policies bind
  * nothing, the index is read directly (`SearchPath`).
@@ -49,13 +49,13 @@ export interface TrigramSearch {
 export type SearchMatches = (account: () => string, pattern: string) => string;
 
 /**
- * The search of a table holding its own search text (containers, packages): the owner's function
+ * The search of a table holding its own search text (packages): the owner's function
  * returns the addresses (`ctid`) of the matching rows (migration 0057), which the page reads from
  * the table.
  */
 export function searchByRowAddress(table: {
   /** the owner's function returning the matches' addresses as one `tid[]` */
-  addressesOf: 'inventory_containers_search_tids' | 'vulnerability_packages_search_tids';
+  addressesOf: 'vulnerability_packages_search_tids';
   /** the row's address, qualified by the list's alias (`c.ctid`) */
   rowAddress: string;
   /** the stored search text, qualified by the list's alias (`c.search_text`) */

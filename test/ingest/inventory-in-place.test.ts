@@ -8,7 +8,15 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
-import { createCluster, type KubeJson, list, push, pushSampleCluster, sampleObject } from './sample.js';
+import {
+  createCluster,
+  type KubeJson,
+  list,
+  push,
+  pushSampleCluster,
+  rolledOut,
+  sampleObject,
+} from './sample.js';
 
 let t: TestApp;
 before(async () => {
@@ -102,22 +110,7 @@ test("a pod's new version updates the rows of the containers it keeps, and only 
 
   // The api container gets a new image, the log shipper is gone, a sidecar appears: one update,
   // one delete, one insert, and the list shows exactly the new containers.
-  const v3 = structuredClone(v2);
-  v3.metadata.resourceVersion = '900002';
-  v3.spec.containers = [
-    { ...v3.spec.containers[0], image: 'registry.example.com/storefront/api:9.9.9' },
-    { name: 'proxy', image: 'docker.io/envoyproxy/envoy:v1.30.0' },
-  ];
-  v3.status.containerStatuses = [
-    { ...v3.status.containerStatuses[0], image: 'registry.example.com/storefront/api:9.9.9', imageID: '' },
-    {
-      name: 'proxy',
-      image: 'docker.io/envoyproxy/envoy:v1.30.0',
-      imageID: '',
-      containerID: 'containerd://feedfacefeedface',
-      state: { running: { startedAt: '2026-11-20T10:00:00Z' } },
-    },
-  ];
+  const v3 = rolledOut(v2, '900002');
   await pushVersion(v3);
   const third = await containersOf(tenant, uid);
   assert.deepEqual(

@@ -91,3 +91,28 @@ export async function pushSampleCluster(t: TestApp, token: string, accountId: st
     assert.equal(res.status, 200, `${file}: ${res.text}`);
   }
 }
+
+/**
+ * A new version of the sample's storefront `api` pod (`resourceVersion`): its first container runs
+ * `registry.example.com/storefront/api:9.9.9`, its second is replaced by a new `proxy` (envoy,
+ * container id `feedfacefeedface`). One row updated, one deleted, one inserted.
+ */
+export function rolledOut(pod: KubeJson, resourceVersion: string): KubeJson {
+  const next = structuredClone(pod);
+  next.metadata.resourceVersion = resourceVersion;
+  next.spec.containers = [
+    { ...next.spec.containers[0], image: 'registry.example.com/storefront/api:9.9.9' },
+    { name: 'proxy', image: 'docker.io/envoyproxy/envoy:v1.30.0' },
+  ];
+  next.status.containerStatuses = [
+    { ...next.status.containerStatuses[0], image: 'registry.example.com/storefront/api:9.9.9', imageID: '' },
+    {
+      name: 'proxy',
+      image: 'docker.io/envoyproxy/envoy:v1.30.0',
+      imageID: '',
+      containerID: 'containerd://feedfacefeedface',
+      state: { running: { startedAt: '2026-11-20T10:00:00Z' } },
+    },
+  ];
+  return next;
+}

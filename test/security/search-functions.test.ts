@@ -58,7 +58,8 @@ const insertIdentity = async (database: TestDatabase, accountId: string) => {
 
 // Each table's ids function, the same search returning the rows whole for a page (0044), the
 // containers' returning the columns a page filters and sorts by (0051), and each table's returning
-// the matches' addresses (0057), which the lists read now; the identities' ids function (0060).
+// the matches' addresses (0057); the identities' and the containers' ids functions (0060, 0061),
+// which their lists read now.
 const SEARCH_FUNCTIONS: SearchFunction[] = [
   { name: 'inventory_containers_matching', insert: insertContainer },
   { name: 'inventory_containers_search', insert: insertContainer },
@@ -68,6 +69,7 @@ const SEARCH_FUNCTIONS: SearchFunction[] = [
   { name: 'vulnerability_packages_search', insert: insertPackage },
   { name: 'vulnerability_packages_search_tids', asArray: true, insert: insertPackage },
   { name: 'identity_search_ids', asArray: true, insert: insertIdentity },
+  { name: 'inventory_container_search_ids', asArray: true, insert: insertContainer },
 ];
 
 let database: TestDatabase;
@@ -187,6 +189,43 @@ describe("a list reads the search's matches by address, under the policies (migr
     if (database.db.engine === 'postgres') {
       const outside = await withScope({ kind: 'tenant', tenantId, accountIds: [mine] }, () =>
         database.db.query<{ n: number }>(`select count(*)::int as n ${counted}`, [addressed]),
+      );
+      assert.equal(outside.rows[0]?.n, 0, 'an account outside the scope');
+    }
+  });
+});
+
+describe("a containers list reads the search's matches in name order by primary key, under the policies (migration 0061)", () => {
+  test('the matches in name order, read from the texts; no match of an account outside the scope', async () => {
+    const named = await accountWithContainers('named', 2000);
+    await database.owner.query('analyze inventory_container_search_texts');
+    const ids = `(select inventory_container_search_ids($1, '%named-1%'))::uuid[]`;
+    const inScope = <T>(work: () => Promise<T>) =>
+      withScope({ kind: 'tenant', tenantId, accountIds: [named] }, work);
+    // named-1, -10 to -19, -100 to -199, -1000 to -1999, in the order of their names
+    const { rows } = await inScope(() =>
+      database.db.query<{ name: string }>(
+        `select c.name from unnest(${ids}) with ordinality as m (id, n)
+           join inventory_containers c on c.account_id = $1 and c.id = m.id order by m.n`,
+        [named],
+      ),
+    );
+    const names = rows.map((row) => row.name);
+    assert.equal(names.length, 1111);
+    assert.deepEqual(names, [...names].sort());
+    // The function's own statement is the texts' trigram index's, as the owner runs it.
+    const texts = await database.owner.query<{ 'QUERY PLAN': string }>(
+      `explain (costs off) select count(*) from inventory_container_search_texts s
+        where s.account_id = $1 and s.search_text like posture_search_words(lower('%named-1%'))`,
+      [named],
+    );
+    assert.match(
+      texts.rows.map((row) => row['QUERY PLAN']).join('\n'),
+      /Bitmap Index Scan on inventory_container_search_texts_search/,
+    );
+    if (database.db.engine === 'postgres') {
+      const outside = await withScope({ kind: 'tenant', tenantId, accountIds: [mine] }, () =>
+        database.db.query<{ n: number }>(`select cardinality(${ids}) as n`, [named]),
       );
       assert.equal(outside.rows[0]?.n, 0, 'an account outside the scope');
     }

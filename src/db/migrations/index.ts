@@ -51,6 +51,7 @@ import { searchRowAddresses } from './0057-search-row-addresses.js';
 import { findingsStatistics } from './0058-findings-statistics.js';
 import { identityReportTallies } from './0059-identity-report-tallies.js';
 import { identitySearchTexts } from './0060-identity-search-texts.js';
+import { containerSearchTexts } from './0061-container-search-texts.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -106,4 +107,5 @@ export const migrations: readonly Migration[] = [
   findingsStatistics,
   identityReportTallies,
   identitySearchTexts,
+  containerSearchTexts,
 ];

@@ -120,7 +120,7 @@ describe('inventory containers: q through the trigram index', () => {
       await tx.query(`select set_config('enable_seqscan', 'off', true)`);
       const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
         `explain (analyze, costs off, timing off, summary off)
-         select count(*) from inventory_containers
+         select count(*) from inventory_container_search_texts
           where search_text like posture_search_words(lower($1 collate "default"))`,
         [containsPattern('svc-12')],
       );
@@ -128,7 +128,7 @@ describe('inventory containers: q through the trigram index', () => {
     });
     assert.match(
       plan,
-      /Bitmap Index Scan on inventory_containers_search \(actual rows=1(\.00)? loops=1\)/,
+      /Bitmap Index Scan on inventory_container_search_texts_search \(actual rows=1(\.00)? loops=1\)/,
       plan,
     );
     assert.doesNotMatch(plan, /Rows Removed by Index Recheck/, plan);

@@ -3,7 +3,15 @@ import { entryJson, type RowVersion, rowVersionOf, type VersionedEntryRow } from
 import { isoUtc } from '../../db/iso-time.js';
 import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
-import { addSearch, type SearchPath, searchByRowAddress, TOTAL_OF_KEYS } from '../../http/search.js';
+import {
+  addSearch,
+  containsPattern,
+  type SearchPath,
+  searchTextClause,
+  TOTAL_OF_KEYS,
+  type TrigramSearch,
+  trigramSearchable,
+} from '../../http/search.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import {
   bookmarkedList,
@@ -64,17 +72,60 @@ const SORT_COLUMNS = Object.fromEntries(
 ) as Record<ContainerSortField, string>;
 
 /**
- * `q` matches when one of the searched fields contains it: through the trigram index, the page
- * reads the rows at the addresses the search function found (search.ts, migration 0057).
+ * The ids of the containers whose search text holds the ILIKE pattern bound as `pattern`, as one
+ * `uuid[]` in the list's name order (migration 0061): from the owner's search function under the
+ * policies, or from the texts' table and its trigram index where they bind nothing (search.ts).
  */
-const SEARCH = searchByRowAddress({
-  addressesOf: 'inventory_containers_search_tids',
-  rowAddress: 'c.ctid',
-  searchText: 'c.search_text',
+function matchIdsInNameOrder(path: SearchPath, account: string, pattern: string): string {
+  if (path === 'function') return `(select inventory_container_search_ids(${account}, ${pattern}))::uuid[]`;
+  return `array(select s.container_id from inventory_container_search_texts s
+                 where s.account_id = ${account} and ${searchTextClause('s.search_text', pattern)}
+                 order by s.name, s.container_id)`;
+}
+
+/**
+ * `q` matches when one of the searched fields contains it: through the trigram index of the
+ * containers' texts, the page reads its matches by primary key (search.ts, migration 0061).
+ */
+const SEARCH: TrigramSearch = {
+  functionMatches: (account, pattern) => `c.id = any(${matchIdsInNameOrder('function', account(), pattern)})`,
+  tableMatches: (account, pattern) => `c.id = any(${matchIdsInNameOrder('table', account(), pattern)})`,
   // collate "default": the case folding of the indexed path (most of these columns are "C")
   fieldByField: (param) =>
     `(${CONTAINER_SEARCH_FIELDS.map((field) => `(c.${field} collate "default") ilike ${param}`).join(' or ')})`,
-});
+};
+
+/**
+ * The keys of a page that `q` alone searches in the list's default order (by name): a slice of
+ * the matches' ids, which the search returns in that order, each with their count. No match but
+ * the page's is read from inventory_containers; read by primary key to be sorted, the large
+ * benchmark account's 8,888 matches of `q=svc-12` took longer than the search (docs/performance.md,
+ * "Fix 62"). Another order or a filter reads the matches.
+ */
+function keysSlicedInNameOrder(where: Where, query: ContainerListQuery & { q: string }): string {
+  const account = where.owner;
+  const ids = matchIdsInNameOrder(query.searchPath, account, where.next(containsPattern(query.q)));
+  // The same matches for the count of a page past the end (list-totals' listPage).
+  where.addRaw(`c.id = any(${ids})`);
+  const { offset, limit } = query.page;
+  // Backwards from the end for a descending page; PostgreSQL clamps a slice's bounds to the array.
+  const slice =
+    query.sort.direction === 'asc'
+      ? `m.ids[${offset + 1}:${offset + limit}]`
+      : `m.ids[cardinality(m.ids) - ${offset + limit - 1}:cardinality(m.ids) - ${offset}]`;
+  // Materialized: as a plain sub-select PostgreSQL would write the search into each use of `m.ids`
+  // and run it twice.
+  return `(with m as materialized (select ${ids} as ids)
+           select ${account}::uuid as account_id, u.id, cardinality(m.ids) as total
+             from m, unnest(${slice}) as u (id))`;
+}
+
+/** Whether a page is `q` alone through the trigram index, in name order (keysSlicedInNameOrder). */
+const slicedInNameOrder = (query: ContainerListQuery): query is ContainerListQuery & { q: string } =>
+  query.q !== undefined &&
+  trigramSearchable(query.q) &&
+  query.filters.size === 0 &&
+  query.sort.field === 'name';
 
 export interface ContainerListQuery {
   filters: Filters<ContainerFilterKey>;
@@ -103,13 +154,17 @@ async function containerPage<Row>(
   for (const [key, values] of query.filters) {
     where.addOneOf(`c.${key}`, values, key === 'cluster_id' ? 'uuid' : 'text');
   }
-  const { countedWithPage } = addSearch(where, accountId, query.q, SEARCH, query.searchPath);
+  const sliced = slicedInNameOrder(query) ? keysSlicedInNameOrder(where, query) : undefined;
+  const { countedWithPage } = sliced
+    ? { countedWithPage: true }
+    : addSearch(where, accountId, query.q, SEARCH, query.searchPath);
   const filter = where.sql;
   const count = countOf(`select count(*) as total from inventory_containers c where ${filter}`, where.params);
   // A deferred join: the page's keys first, in order, from the sort's index alone (no row of the
   // account is read or sorted), from the nearer end of the list, then those rows by primary key,
-  // put in order. Searched through the trigram index, the keys are the matches read by address,
-  // sorted, and they count every match too: the page carries its total.
+  // put in order. Searched through the trigram index, the keys are a slice of the matches' ids in
+  // name order, or the matches read by primary key and sorted; either way they count every match
+  // too: the page carries its total.
   const order = sortOrder(query.sort, SORT_COLUMNS, 'c.id');
   // The unfiltered list's pages are bookmarked (page-bookmarks.ts): past the bookmarks' first offset,
   // each page's rows carry the list's generation, and a page near a row seen before starts from
@@ -122,13 +177,15 @@ async function containerPage<Row>(
     (id, where) =>
       `from inventory_containers c where c.account_id = ${where.next(accountId)} and c.id = ${where.next(id)}::uuid`,
   );
-  const keys = pageRange(where, {
-    rows: `select c.account_id, c.id${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from inventory_containers c where ${filter}`,
-    order,
-    page: query.page,
-    keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'inventory_containers'),
-    bookmark: bookmarks && bookmarkSql(bookmarks, list, query.page.offset),
-  });
+  const keys =
+    sliced ??
+    pageRange(where, {
+      rows: `select c.account_id, c.id${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from inventory_containers c where ${filter}`,
+      order,
+      page: query.page,
+      keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'inventory_containers'),
+      bookmark: bookmarks && bookmarkSql(bookmarks, list, query.page.offset),
+    });
   const generation = bookmarks ? generationColumn(list, where) : '';
   const page = {
     sql: `select ${select}${countedWithPage ? ', k.total' : ''}${generation}

@@ -12,9 +12,13 @@ export class Where {
   private readonly clauses: string[] = [];
   private narrowed = false;
 
+  /** The placeholder bound to the list's owner by the constructor (`$1`), for SQL that names it again. */
+  readonly owner: string;
+
   /** `clause` scopes the list to its owner (`r.account_id = $`): it narrows nothing. */
   constructor(clause: string, value: unknown) {
-    this.clauses.push(clause.replace('$', this.next(value)));
+    this.owner = this.next(value);
+    this.clauses.push(clause.replace('$', this.owner));
   }
 
   /** Adds a filter `clause` with its one `$` bound to `value`. */
