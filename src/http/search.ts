@@ -15,10 +15,10 @@ const SEARCH_FIELD_SEPARATOR = '\x1f';
 
 /**
  * Whether a trigram index over a stored search text can serve `q` (inventory containers,
- * migrations 0015, 0029 and 0061; inventory packages, 0042; identities, 0060). A phrase shorter than a trigram has none,
- * so the index would return every row of the account to be rechecked; a phrase holding the
- * separator of the stored text's fields could match across two of them. Such phrases are searched
- * field by field.
+ * migrations 0015, 0029 and 0061; inventory packages, 0042; identities, 0060). A phrase shorter
+ * than a trigram has none, so the index would return every row of the account to be rechecked; a
+ * phrase holding the separator of the stored text's fields could match across two of them. Such
+ * phrases are searched field by field.
  */
 export function trigramSearchable(q: string): boolean {
   return q.length >= 3 && !q.includes(SEARCH_FIELD_SEPARATOR);
@@ -49,9 +49,8 @@ export interface TrigramSearch {
 export type SearchMatches = (account: () => string, pattern: string) => string;
 
 /**
- * The search of a table holding its own search text (packages): the owner's function
- * returns the addresses (`ctid`) of the matching rows (migration 0057), which the page reads from
- * the table.
+ * The search of a table holding its own search text (packages): the owner's function returns the
+ * addresses (`ctid`) of the matching rows (migration 0057), which the page reads from the table.
  */
 export function searchByRowAddress(table: {
   /** the owner's function returning the matches' addresses as one `tid[]` */

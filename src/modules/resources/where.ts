@@ -12,7 +12,7 @@ export class Where {
   private readonly clauses: string[] = [];
   private narrowed = false;
 
-  /** The placeholder bound to the list's owner by the constructor (`$1`), for SQL that names it again. */
+  /** The placeholder of the list's owner, bound by the constructor (`$1`), for SQL naming it again. */
   readonly owner: string;
 
   /** `clause` scopes the list to its owner (`r.account_id = $`): it narrows nothing. */
