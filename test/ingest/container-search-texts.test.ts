@@ -54,10 +54,11 @@ async function matching(tenant: TestTenant, q: string): Promise<string[]> {
   return rows.map((row) => row.id).sort();
 }
 
-async function searched(tenant: TestTenant, q: string, sort = 'name:asc') {
+/** The ids of a page of the account's containers list (`query`, a query string), and its total. */
+async function listed(tenant: TestTenant, query: string) {
   const res = await t.request({
     method: 'GET',
-    url: `/accounts/${tenant.accountId}/inventory_containers?limit=1000&q=${encodeURIComponent(q)}&sort=${sort}`,
+    url: `/accounts/${tenant.accountId}/inventory_containers?${query}`,
     token: tenant.adminToken,
   });
   assert.equal(res.status, 200, res.text);
@@ -66,6 +67,9 @@ async function searched(tenant: TestTenant, q: string, sort = 'name:asc') {
     total: res.body.total_count,
   };
 }
+
+const searched = (tenant: TestTenant, q: string, sort = 'name:asc') =>
+  listed(tenant, `limit=1000&q=${encodeURIComponent(q)}&sort=${sort}`);
 
 async function assertSearchesAsTheTable(tenant: TestTenant, phrases: string[], step: string) {
   for (const q of phrases) {
@@ -166,18 +170,7 @@ test("a search in name order, either way and past the end, is the table's matche
   assert.ok(all.length >= 3, 'enough matches to page through');
   assert.deepEqual((await searched(tenant, q)).ids, all);
   assert.deepEqual((await searched(tenant, q, 'name:desc')).ids, [...all].reverse());
-  const page = async (query: string) => {
-    const res = await t.request({
-      method: 'GET',
-      url: `/accounts/${tenant.accountId}/inventory_containers?q=${q}&${query}`,
-      token: tenant.adminToken,
-    });
-    assert.equal(res.status, 200, res.text);
-    return {
-      ids: (res.body.entries as { id: string }[]).map((entry) => entry.id),
-      total: res.body.total_count,
-    };
-  };
+  const page = (query: string) => listed(tenant, `q=${q}&${query}`);
   for (let offset = 0; offset <= all.length + 1; offset++) {
     assert.deepEqual(
       await page(`limit=2&offset=${offset}&sort=name:asc`),

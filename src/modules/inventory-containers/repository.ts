@@ -6,6 +6,7 @@ import type { OffsetPage } from '../../http/paging.js';
 import {
   addSearch,
   containsPattern,
+  type SearchMatches,
   type SearchPath,
   searchTextClause,
   TOTAL_OF_KEYS,
@@ -83,13 +84,19 @@ function matchIdsInNameOrder(path: SearchPath, account: string, pattern: string)
                  order by s.name, s.container_id)`;
 }
 
+/** The clause keeping the matches, read from inventory_containers by primary key. */
+const matchesBy =
+  (path: SearchPath): SearchMatches =>
+  (account, pattern) =>
+    `c.id = any(${matchIdsInNameOrder(path, account(), pattern)})`;
+
 /**
  * `q` matches when one of the searched fields contains it: through the trigram index of the
  * containers' texts, the page reads its matches by primary key (search.ts, migration 0061).
  */
 const SEARCH: TrigramSearch = {
-  functionMatches: (account, pattern) => `c.id = any(${matchIdsInNameOrder('function', account(), pattern)})`,
-  tableMatches: (account, pattern) => `c.id = any(${matchIdsInNameOrder('table', account(), pattern)})`,
+  functionMatches: matchesBy('function'),
+  tableMatches: matchesBy('table'),
   // collate "default": the case folding of the indexed path (most of these columns are "C")
   fieldByField: (param) =>
     `(${CONTAINER_SEARCH_FIELDS.map((field) => `(c.${field} collate "default") ilike ${param}`).join(' or ')})`,
@@ -104,9 +111,9 @@ const SEARCH: TrigramSearch = {
  */
 function keysSlicedInNameOrder(where: Where, query: ContainerListQuery & { q: string }): string {
   const account = where.owner;
-  const ids = matchIdsInNameOrder(query.searchPath, account, where.next(containsPattern(query.q)));
+  const pattern = where.next(containsPattern(query.q));
   // The same matches for the count of a page past the end (list-totals' listPage).
-  where.addRaw(`c.id = any(${ids})`);
+  where.addRaw(matchesBy(query.searchPath)(() => account, pattern));
   const { offset, limit } = query.page;
   // Backwards from the end for a descending page; PostgreSQL clamps a slice's bounds to the array.
   const slice =
@@ -115,7 +122,7 @@ function keysSlicedInNameOrder(where: Where, query: ContainerListQuery & { q: st
       : `m.ids[cardinality(m.ids) - ${offset + limit - 1}:cardinality(m.ids) - ${offset}]`;
   // Materialized: as a plain sub-select PostgreSQL would write the search into each use of `m.ids`
   // and run it twice.
-  return `(with m as materialized (select ${ids} as ids)
+  return `(with m as materialized (select ${matchIdsInNameOrder(query.searchPath, account, pattern)} as ids)
            select ${account}::uuid as account_id, u.id, cardinality(m.ids) as total
              from m, unnest(${slice}) as u (id))`;
 }
