@@ -97,6 +97,12 @@ const ConfigSchema = Type.Object({
    * costs less than reading the list's generation does. 0: every page past the first.
    */
   LIST_BOOKMARKS_FROM_OFFSET: Type.Integer({ minimum: 0, default: 1000 }),
+  /**
+   * The most match ids the server keeps for searched pages of inventory containers, over all
+   * searches (searched-matches.ts): a later page of a search, while its list is unchanged, reads a
+   * slice of them instead of searching again. 0: every searched page searches.
+   */
+  SEARCHED_MATCHES_MAX_IDS: Type.Integer({ minimum: 0, default: 250_000 }),
   /** Integrations may call loopback and private addresses (never link-local/metadata); see docs/integrations.md. */
   INTEGRATIONS_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
   /** Webhook deliveries: per-attempt deadline, attempts before giving up, first retry delay (doubles), queue poll. */

@@ -65,6 +65,7 @@ export function createServices({ config, db, pepper }: AppDeps) {
       accounts,
       entries: rowBytesOfTable(listEntryCache, 'inventory_containers'),
       bookmarksFromOffset: config.LIST_BOOKMARKS_FROM_OFFSET,
+      searchedMatchesMaxIds: config.SEARCHED_MATCHES_MAX_IDS,
     }),
     listEntryCache,
     registries: createRegistryService({ db, accounts }),

@@ -87,11 +87,13 @@ const LISTS: CachedList[] = [
     compared: { page: '?q=api', query: { q: 'api' } },
     byIds: 'id = any($2::uuid[])',
     page: (db, entries, query = {}) =>
-      createInventoryContainerService({ db, accounts: accounts(), entries, bookmarksFromOffset: 0 }).list(
-        {} as Actor,
-        tenant.accountId,
-        { ...query, page: { limit: 100, offset: 0 } },
-      ),
+      createInventoryContainerService({
+        db,
+        accounts: accounts(),
+        entries,
+        bookmarksFromOffset: 0,
+        searchedMatchesMaxIds: 250_000,
+      }).list({} as Actor, tenant.accountId, { ...query, page: { limit: 100, offset: 0 } }),
     text: 'owner_name',
   },
   {

@@ -23,7 +23,14 @@ import {
   type WithGeneration,
 } from '../list-totals/page-bookmarks.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
+import {
+  countOf,
+  keptGenerationSelect,
+  keptTotal,
+  keptTotalOf,
+  listPage,
+} from '../list-totals/repository.js';
+import { keptIdsBetween, type SearchedMatches } from '../list-totals/searched-matches.js';
 import { Where } from '../resources/where.js';
 import {
   type CONTAINER_FILTER_KEYS,
@@ -120,11 +127,83 @@ function keysSlicedInNameOrder(where: Where, query: ContainerListQuery & { q: st
     query.sort.direction === 'asc'
       ? `m.ids[${offset + 1}:${offset + limit}]`
       : `m.ids[cardinality(m.ids) - ${offset + limit - 1}:cardinality(m.ids) - ${offset}]`;
+  // Kept for the search's later pages (pageOfKeptMatches), on one row of the page: every match's id,
+  // and the list's generation read in the same snapshot as they were.
+  const kept = query.searches
+    ? {
+        generation: `, (${keptGenerationSelect('inventory_containers', account)}) as generation`,
+        columns: `, case when u.position = 1 then m.generation end as search_generation,
+                    case when u.position = 1 and cardinality(m.ids) <= ${query.searches.maxIdsPerSearch}
+                         then array_to_string(m.ids, ',') end as search_ids`,
+      }
+    : { generation: '', columns: '' };
   // Materialized: as a plain sub-select PostgreSQL would write the search into each use of `m.ids`
   // and run it twice.
-  return `(with m as materialized (select ${matchIdsInNameOrder(query.searchPath, account, pattern)} as ids)
-           select ${account}::uuid as account_id, u.id, cardinality(m.ids) as total
-             from m, unnest(${slice}) as u (id))`;
+  return `(with m as materialized (select ${matchIdsInNameOrder(query.searchPath, account, pattern)} as ids${kept.generation})
+           select ${account}::uuid as account_id, u.id, cardinality(m.ids) as total${kept.columns}
+             from m, unnest(${slice}) with ordinality as u (id, position))`;
+}
+
+/**
+ * The name under which a search's matches are kept: its account, its list and its pattern as
+ * written. PostgreSQL folds the pattern's case under the database's collation, which JavaScript's
+ * could differ from: `DUP` and `dup` are kept apart.
+ */
+const searchName = (accountId: string, q: string) =>
+  `${accountId}/inventory_containers/${containsPattern(q)}`;
+
+/** A page's rows as the statement that also kept its search's matches read them. */
+type WithKeptMatches<Row> = Row & { search_generation?: string | null; search_ids?: string | null };
+
+/** Keeps the matches one row of a searched page carries, and returns the rows without them. */
+function keepMatches<Row>(
+  searches: SearchedMatches,
+  name: string,
+  read: { rows: WithKeptMatches<Row>[]; total: number },
+): { rows: Row[]; total: number } {
+  const carrier = read.rows.find((row) => row.search_ids != null);
+  if (carrier?.search_generation) searches.keep(name, carrier.search_generation, carrier.search_ids!);
+  return {
+    rows: read.rows.map(({ search_generation: _, search_ids: __, ...row }) => row as unknown as Row),
+    total: read.total,
+  };
+}
+
+/**
+ * A page of `q` alone in name order read from the matches kept for its search
+ * (searched-matches.ts): the page's slice of their ids, read by primary key, in a statement that
+ * reads nothing unless the list's generation is still the one the search read. Undefined when no
+ * matches are kept, when the page is past their end (its total is then counted by a search), or
+ * when the generation moved (they are then forgotten).
+ */
+async function pageOfKeptMatches<Row>(
+  db: Executor,
+  accountId: string,
+  query: ContainerListQuery & { q: string; searches: SearchedMatches },
+  { select, lateral }: { select: string; lateral: string },
+): Promise<{ rows: Row[]; total: number } | undefined> {
+  const name = searchName(accountId, query.q);
+  const kept = query.searches.get(name);
+  if (kept === undefined) return undefined;
+  const { offset, limit } = query.page;
+  const ids =
+    query.sort.direction === 'asc'
+      ? keptIdsBetween(kept, offset, offset + limit)
+      : keptIdsBetween(kept, kept.count - offset - limit, kept.count - offset).reverse();
+  if (ids.length === 0) return undefined;
+  const where = new Where('c.account_id = $', accountId);
+  const { rows } = await db.query<Row>(
+    `select ${select}
+       from unnest(${where.next(ids)}::uuid[]) with ordinality as k (id, position)
+       join inventory_containers c on ${where.sql} and c.id = k.id
+       ${lateral}
+      where (${keptGenerationSelect('inventory_containers', where.owner)}) = ${where.next(kept.generation)}
+      order by k.position`,
+    where.params,
+  );
+  if (rows.length === ids.length) return { rows, total: kept.count };
+  query.searches.forget(name);
+  return undefined;
 }
 
 /** Whether a page is `q` alone through the trigram index, in name order (keysSlicedInNameOrder). */
@@ -143,6 +222,8 @@ export interface ContainerListQuery {
   page: OffsetPage;
   /** where the unfiltered list's pages are bookmarked (page-bookmarks.ts); none: every page walks */
   bookmarks?: PageBookmarks | undefined;
+  /** where the matches of `q` alone in name order are kept for later pages; none: every page searches */
+  searches?: SearchedMatches | undefined;
 }
 
 const ROW_VERSION = rowVersionOf('c');
@@ -157,6 +238,10 @@ async function containerPage<Row>(
   query: ContainerListQuery,
   { select, lateral }: { select: string; lateral: string },
 ) {
+  const searched =
+    slicedInNameOrder(query) && query.searches ? { ...query, searches: query.searches } : undefined;
+  const fromKept = searched && (await pageOfKeptMatches<Row>(db, accountId, searched, { select, lateral }));
+  if (fromKept) return fromKept;
   const where = new Where('c.account_id = $', accountId);
   for (const [key, values] of query.filters) {
     where.addOneOf(`c.${key}`, values, key === 'cluster_id' ? 'uuid' : 'text');
@@ -194,8 +279,9 @@ async function containerPage<Row>(
       bookmark: bookmarks && bookmarkSql(bookmarks, list, query.page.offset),
     });
   const generation = bookmarks ? generationColumn(list, where) : '';
+  const keptColumns = searched ? ', k.search_generation, k.search_ids' : '';
   const page = {
-    sql: `select ${select}${countedWithPage ? ', k.total' : ''}${generation}
+    sql: `select ${select}${countedWithPage ? ', k.total' : ''}${generation}${keptColumns}
        from ${keys} k
        join inventory_containers c on c.account_id = k.account_id and c.id = k.id
        ${lateral}
@@ -203,11 +289,12 @@ async function containerPage<Row>(
     params: where.params,
   };
   // Unfiltered, the account's total is kept at ingestion: no count of its rows.
-  const read = await listPage<WithGeneration<Row & { id: string }>>(db, page, {
+  const read = await listPage<WithKeptMatches<WithGeneration<Row & { id: string }>>>(db, page, {
     carried: countedWithPage,
     kept: where.filtered ? undefined : keptTotal(accountId, 'inventory_containers'),
     count,
   });
+  if (searched) return keepMatches(searched.searches, searchName(accountId, searched.q), read);
   return bookmarks ? bookmarkPage(bookmarks, list, query.page.offset, read) : read;
 }
 

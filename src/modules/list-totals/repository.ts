@@ -78,15 +78,18 @@ export type GenerationList = 'cluster_resources_live' | 'inventory_containers' |
  * The packages' is the account's. Null when nothing was ever written.
  */
 export function keptGenerationOf(accountId: string, list: GenerationList): (where: Where) => string {
+  return (where) => keptGenerationSelect(list, where.next(accountId));
+}
+
+/** keptGenerationOf for a statement that has bound the account already, as `account` (`$1`). */
+export function keptGenerationSelect(list: GenerationList, account: string): string {
   if (list === 'vulnerability_packages') {
-    return (where) =>
-      `select generation::text from list_totals
-        where account_id = ${where.next(accountId)} and list = 'vulnerability_packages'`;
+    return `select generation::text from list_totals
+             where account_id = ${account} and list = 'vulnerability_packages'`;
   }
-  return (where) =>
-    `select md5(string_agg(cluster_id::text || ':' || generation, ',' order by cluster_id))
-       from cluster_list_totals
-      where account_id = ${where.next(accountId)} and list = '${list}'`;
+  return `select md5(string_agg(cluster_id::text || ':' || generation, ',' order by cluster_id))
+            from cluster_list_totals
+           where account_id = ${account} and list = '${list}'`;
 }
 
 /** As keptTotalOf, for a runtime list: the sum of its clusters' totals. */
