@@ -98,9 +98,9 @@ const ConfigSchema = Type.Object({
    */
   LIST_BOOKMARKS_FROM_OFFSET: Type.Integer({ minimum: 0, default: 1000 }),
   /**
-   * The most match ids the server keeps for searched pages of inventory containers, over all
-   * searches (searched-matches.ts): a later page of a search, while its list is unchanged, reads a
-   * slice of them instead of searching again. 0: every searched page searches.
+   * The most match ids the server keeps for searched pages of inventory containers and packages,
+   * over all searches of both (searched-matches.ts): a later page of a search, while its list is
+   * unchanged, reads a slice of them instead of searching again. 0: every searched page searches.
    */
   SEARCHED_MATCHES_MAX_IDS: Type.Integer({ minimum: 0, default: 250_000 }),
   /** Integrations may call loopback and private addresses (never link-local/metadata); see docs/integrations.md. */

@@ -16,6 +16,7 @@ import { enqueueFindingGroupDeliveries } from './modules/integrations/finding-li
 import { createIntegrationServices } from './modules/integrations/services.js';
 import { createInventoryContainerService } from './modules/inventory-containers/service.js';
 import { createKnowledgeBaseService } from './modules/knowledge-base/service.js';
+import { SearchedMatches } from './modules/list-totals/searched-matches.js';
 import { createRbacService } from './modules/rbac/service.js';
 import { createRegistryService } from './modules/registries/service.js';
 import { createResourceService } from './modules/resources/service.js';
@@ -31,6 +32,11 @@ export function createServices({ config, db, pepper }: AppDeps) {
   });
   const identityTextCache = createRowBytesCache({ maxBytes: config.IDENTITY_TEXT_CACHE_MB * 1024 * 1024 });
   const listEntryCache = createRowBytesCache({ maxBytes: config.LIST_ENTRY_CACHE_MB * 1024 * 1024 });
+  // The matches of recent searches of the containers and the packages, one budget of ids for both.
+  const searchedMatches =
+    config.SEARCHED_MATCHES_MAX_IDS > 0
+      ? new SearchedMatches({ maxIds: config.SEARCHED_MATCHES_MAX_IDS })
+      : undefined;
   const clusters = createClusterService({ db, accounts });
   // Findings follow every ingestion that can change them, inside its transaction (after the
   // identities recompute, which identity findings read); new and reopened groups are queued for
@@ -65,7 +71,7 @@ export function createServices({ config, db, pepper }: AppDeps) {
       accounts,
       entries: rowBytesOfTable(listEntryCache, 'inventory_containers'),
       bookmarksFromOffset: config.LIST_BOOKMARKS_FROM_OFFSET,
-      searchedMatchesMaxIds: config.SEARCHED_MATCHES_MAX_IDS,
+      searches: searchedMatches,
     }),
     listEntryCache,
     registries: createRegistryService({ db, accounts }),
@@ -87,6 +93,7 @@ export function createServices({ config, db, pepper }: AppDeps) {
       accounts,
       clusters,
       listEntries: listEntryCache,
+      searchedMatches,
       scanListeners: [findingsEvaluator.onScanPush],
       kevListeners: [findingsEvaluator.onKevChange],
     }),

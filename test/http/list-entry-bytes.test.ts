@@ -17,6 +17,7 @@ import { createRowBytesCache, type RowBytesCache } from '../../src/http/row-byte
 import type { AccountService } from '../../src/modules/accounts/service.js';
 import type { ClusterService } from '../../src/modules/clusters/service.js';
 import { createInventoryContainerService } from '../../src/modules/inventory-containers/service.js';
+import { SearchedMatches } from '../../src/modules/list-totals/searched-matches.js';
 import { createResourceService } from '../../src/modules/resources/service.js';
 import { createHttpObservationService } from '../../src/modules/runtime/http-service.js';
 import { createPackageService } from '../../src/modules/vulnerabilities/package-service.js';
@@ -92,7 +93,7 @@ const LISTS: CachedList[] = [
         accounts: accounts(),
         entries,
         bookmarksFromOffset: 0,
-        searchedMatchesMaxIds: 250_000,
+        searches: new SearchedMatches(),
       }).list({} as Actor, tenant.accountId, { ...query, page: { limit: 100, offset: 0 } }),
     text: 'owner_name',
   },
@@ -132,14 +133,16 @@ const LISTS: CachedList[] = [
     compared: { page: '?q=lib', query: { q: 'lib' } },
     byIds: 'id = any($2::uuid[])',
     page: (db, entries, query = {}) =>
-      createPackageService({ db, accounts: accounts(), entries, bookmarksFromOffset: 0 }).list(
-        {} as Actor,
-        tenant.accountId,
-        {
-          ...query,
-          page: { limit: 100, offset: 0 },
-        },
-      ),
+      createPackageService({
+        db,
+        accounts: accounts(),
+        entries,
+        bookmarksFromOffset: 0,
+        searches: new SearchedMatches(),
+      }).list({} as Actor, tenant.accountId, {
+        ...query,
+        page: { limit: 100, offset: 0 },
+      }),
     text: 'name',
   },
   {
@@ -308,6 +311,7 @@ test("a package's in_use follows its images' workloads while its row stays as it
       accounts: accounts(),
       entries: createRowBytesCache({ maxBytes: 0 }),
       bookmarksFromOffset: 0,
+      searches: undefined,
     }).list({} as Actor, tenant.accountId, { page: { limit: 1000, offset: 0 } }),
   );
   assert.equal(now, joined(whole));

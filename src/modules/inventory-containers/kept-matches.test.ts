@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { recordingDb } from '../../../test/support/recording-db.js';
 import { type SearchedContainers, searchedContainers } from '../../../test/support/searched-containers.js';
-import type { Executor } from '../../db/database.js';
 import { parseFilters } from '../../http/filters.js';
 import { searchPathFor } from '../../http/search.js';
 import { parseSort } from '../../http/sort.js';
@@ -28,18 +28,7 @@ async function pageOf(
   options: { sort?: string; offset?: number; searches?: SearchedMatches },
 ) {
   const statements: string[] = [];
-  const recording: Executor = {
-    query: (sql, params) => {
-      statements.push(sql);
-      return f.t.db.query(sql, params);
-    },
-    queryAll: (batch) => {
-      statements.push(...batch.map((statement) => statement.sql));
-      return f.t.db.queryAll!(batch);
-    },
-    exec: (sql) => f.t.db.exec(sql),
-  };
-  const page = await listContainers(recording, accountId, {
+  const page = await listContainers(recordingDb(f.t.db, statements), accountId, {
     filters: parseFilters(undefined, CONTAINER_FILTER_KEYS),
     q,
     searchPath: searchPathFor(f.t.db.engine),
@@ -70,9 +59,14 @@ describe('inventory containers: later pages of a search from its kept matches', 
         assert.equal(kept.searched, false, `${sort} offset ${offset} searched`);
         assert.deepEqual(kept.page, searched.page, `${sort} offset ${offset}`);
       }
-      // Past the end, the total is counted by a search.
-      const past = await pageOf(f.tenant.accountId, 'dup', { sort, offset: 13, searches });
-      assert.deepEqual(past.page, { rows: [], total: 13 });
+      // Past the end, the total is counted by a search; an offset past PostgreSQL's array
+      // subscripts (int4) too.
+      for (const offset of [13, 2 ** 31, 2 ** 53 - 1]) {
+        const past = await pageOf(f.tenant.accountId, 'dup', { sort, offset, searches });
+        assert.deepEqual(past.page, { rows: [], total: 13 }, `${sort} offset ${offset}`);
+        const unkept = await pageOf(f.tenant.accountId, 'dup', { sort, offset });
+        assert.deepEqual(unkept.page, { rows: [], total: 13 }, `${sort} offset ${offset}, nothing kept`);
+      }
       // The phrase is kept as written: PostgreSQL folds its case, under the database's collation.
       const upper = await pageOf(f.tenant.accountId, 'DUP', { sort, searches });
       assert.ok(upper.searched, 'another case is another search');

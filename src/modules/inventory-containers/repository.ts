@@ -30,7 +30,14 @@ import {
   keptTotalOf,
   listPage,
 } from '../list-totals/repository.js';
-import { keptIdsBetween, type SearchedMatches } from '../list-totals/searched-matches.js';
+import {
+  carriedMatchesColumns,
+  keepCarriedMatches,
+  matchesSliceSql,
+  pageFromKeptMatches,
+  type SearchedMatches,
+  type WithCarriedMatches,
+} from '../list-totals/searched-matches.js';
 import { Where } from '../resources/where.js';
 import {
   type CONTAINER_FILTER_KEYS,
@@ -121,20 +128,13 @@ function keysSlicedInNameOrder(where: Where, query: ContainerListQuery & { q: st
   const pattern = where.next(containsPattern(query.q));
   // The same matches for the count of a page past the end (list-totals' listPage).
   where.addRaw(matchesBy(query.searchPath)(() => account, pattern));
-  const { offset, limit } = query.page;
-  // Backwards from the end for a descending page; PostgreSQL clamps a slice's bounds to the array.
-  const slice =
-    query.sort.direction === 'asc'
-      ? `m.ids[${offset + 1}:${offset + limit}]`
-      : `m.ids[cardinality(m.ids) - ${offset + limit - 1}:cardinality(m.ids) - ${offset}]`;
+  const slice = matchesSliceSql('m.ids', query.page, query.sort.direction);
   // Kept for the search's later pages (pageOfKeptMatches), on one row of the page: every match's id,
   // and the list's generation read in the same snapshot as they were.
   const kept = query.searches
     ? {
         generation: `, (${keptGenerationSelect('inventory_containers', account)}) as generation`,
-        columns: `, case when u.position = 1 then m.generation end as search_generation,
-                    case when u.position = 1 and cardinality(m.ids) <= ${query.searches.maxIdsPerSearch}
-                         then array_to_string(m.ids, ',') end as search_ids`,
+        columns: carriedMatchesColumns(query.searches, 'u.position'),
       }
     : { generation: '', columns: '' };
   // Materialized: as a plain sub-select PostgreSQL would write the search into each use of `m.ids`
@@ -152,58 +152,36 @@ function keysSlicedInNameOrder(where: Where, query: ContainerListQuery & { q: st
 const searchName = (accountId: string, q: string) =>
   `${accountId}/inventory_containers/${containsPattern(q)}`;
 
-/** A page's rows as the statement that also kept its search's matches read them. */
-type WithKeptMatches<Row> = Row & { search_generation?: string | null; search_ids?: string | null };
-
-/** Keeps the matches one row of a searched page carries, and returns the rows without them. */
-function keepMatches<Row>(
-  searches: SearchedMatches,
-  name: string,
-  read: { rows: WithKeptMatches<Row>[]; total: number },
-): { rows: Row[]; total: number } {
-  const carrier = read.rows.find((row) => row.search_ids != null);
-  if (carrier?.search_generation) searches.keep(name, carrier.search_generation, carrier.search_ids!);
-  return {
-    rows: read.rows.map(({ search_generation: _, search_ids: __, ...row }) => row as unknown as Row),
-    total: read.total,
-  };
-}
-
 /**
  * A page of `q` alone in name order read from the matches kept for its search
  * (searched-matches.ts): the page's slice of their ids, read by primary key, in a statement that
- * reads nothing unless the list's generation is still the one the search read. Undefined when no
- * matches are kept, when the page is past their end (its total is then counted by a search), or
- * when the generation moved (they are then forgotten).
+ * reads nothing unless the containers' generation is still the one the search read.
  */
-async function pageOfKeptMatches<Row>(
+function pageOfKeptMatches<Row>(
   db: Executor,
   accountId: string,
   query: ContainerListQuery & { q: string; searches: SearchedMatches },
   { select, lateral }: { select: string; lateral: string },
-): Promise<{ rows: Row[]; total: number } | undefined> {
-  const name = searchName(accountId, query.q);
-  const kept = query.searches.get(name);
-  if (kept === undefined) return undefined;
-  const { offset, limit } = query.page;
-  const ids =
-    query.sort.direction === 'asc'
-      ? keptIdsBetween(kept, offset, offset + limit)
-      : keptIdsBetween(kept, kept.count - offset - limit, kept.count - offset).reverse();
-  if (ids.length === 0) return undefined;
-  const where = new Where('c.account_id = $', accountId);
-  const { rows } = await db.query<Row>(
-    `select ${select}
-       from unnest(${where.next(ids)}::uuid[]) with ordinality as k (id, position)
-       join inventory_containers c on ${where.sql} and c.id = k.id
-       ${lateral}
-      where (${keptGenerationSelect('inventory_containers', where.owner)}) = ${where.next(kept.generation)}
-      order by k.position`,
-    where.params,
+) {
+  return pageFromKeptMatches(
+    query.searches,
+    searchName(accountId, query.q),
+    query.page,
+    query.sort.direction,
+    async (ids, generation) => {
+      const where = new Where('c.account_id = $', accountId);
+      const { rows } = await db.query<Row>(
+        `select ${select}
+           from unnest(${where.next(ids)}::uuid[]) with ordinality as k (id, position)
+           join inventory_containers c on ${where.sql} and c.id = k.id
+           ${lateral}
+          where (${keptGenerationSelect('inventory_containers', where.owner)}) = ${where.next(generation)}
+          order by k.position`,
+        where.params,
+      );
+      return rows;
+    },
   );
-  if (rows.length === ids.length) return { rows, total: kept.count };
-  query.searches.forget(name);
-  return undefined;
 }
 
 /** Whether a page is `q` alone through the trigram index, in name order (keysSlicedInNameOrder). */
@@ -289,12 +267,12 @@ async function containerPage<Row>(
     params: where.params,
   };
   // Unfiltered, the account's total is kept at ingestion: no count of its rows.
-  const read = await listPage<WithKeptMatches<WithGeneration<Row & { id: string }>>>(db, page, {
+  const read = await listPage<WithCarriedMatches<WithGeneration<Row & { id: string }>>>(db, page, {
     carried: countedWithPage,
     kept: where.filtered ? undefined : keptTotal(accountId, 'inventory_containers'),
     count,
   });
-  if (searched) return keepMatches(searched.searches, searchName(accountId, searched.q), read);
+  if (searched) return keepCarriedMatches(searched.searches, searchName(accountId, searched.q), read);
   return bookmarks ? bookmarkPage(bookmarks, list, query.page.offset, read) : read;
 }
 

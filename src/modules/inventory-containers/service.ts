@@ -15,7 +15,7 @@ import { searchPathFor } from '../../http/search.js';
 import { parseSort } from '../../http/sort.js';
 import type { AccountService } from '../accounts/service.js';
 import { PageBookmarks } from '../list-totals/page-bookmarks.js';
-import { SearchedMatches } from '../list-totals/searched-matches.js';
+import type { SearchedMatches } from '../list-totals/searched-matches.js';
 import { normalizeDigest } from '../resources/service.js';
 import * as repo from './repository.js';
 import { CONTAINER_FILTER_KEYS, CONTAINER_SORT_FIELDS } from './schemas.js';
@@ -33,7 +33,7 @@ export function createInventoryContainerService({
   accounts,
   entries,
   bookmarksFromOffset,
-  searchedMatchesMaxIds,
+  searches,
 }: {
   db: Database;
   accounts: AccountService;
@@ -41,14 +41,11 @@ export function createInventoryContainerService({
   entries: RowBytesCache;
   /** the first offset whose pages take bookmarks (LIST_BOOKMARKS_FROM_OFFSET) */
   bookmarksFromOffset: number;
-  /** the match ids kept for later pages of a search (SEARCHED_MATCHES_MAX_IDS); 0: none */
-  searchedMatchesMaxIds: number;
+  /** the matches of recent searches, for their later pages (searched-matches.ts); none: every page searches */
+  searches: SearchedMatches | undefined;
 }) {
   // Rows seen at their offsets in the unfiltered list, to start nearby pages from (page-bookmarks.ts).
   const bookmarks = new PageBookmarks({ fromOffset: bookmarksFromOffset });
-  // The matches of recent searches, for their later pages while the list is unchanged (searched-matches.ts).
-  const searches =
-    searchedMatchesMaxIds > 0 ? new SearchedMatches({ maxIds: searchedMatchesMaxIds }) : undefined;
   return {
     /** A page of the list as parts of its body (json-text.ts, sendJsonJoined). */
     async list(

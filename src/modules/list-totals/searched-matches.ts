@@ -9,7 +9,9 @@
  * as the search read it in its own snapshot (keptGenerationOf); a later page of the same search is
  * a slice of them, read by primary key by a statement that compares the generation in its own
  * snapshot and reads nothing if it moved. A moved generation costs a search again, never a wrong
- * page or total.
+ * page or total. The inventory containers and the inventory packages keep the matches of `q` alone
+ * in name order, one instance for both (services.ts); their page statements carry the matches
+ * (carriedMatchesColumns) and read a later page from them (pageFromKeptMatches).
  *
  * Memory is bounded: a search with more than `maxIdsPerSearch` matches is not kept, and at most
  * `maxIds` ids are kept in all, the least recently used search dropped first. Ids are kept as one
@@ -17,8 +19,9 @@
  *
  * @example
  *   const matches = new SearchedMatches();
- *   matches.keep('acct/inventory_containers/%svc-12%', 'g7', 'id1,id2,id3');
- *   matches.get('acct/inventory_containers/%svc-12%') // { generation: 'g7', ids: 'id1,...', count: 3 }
+ *   matches.keep(`${accountId}/inventory_containers/%svc-12%`, generation, ids.join(','));
+ *   const kept = matches.get(`${accountId}/inventory_containers/%svc-12%`); // { generation, ids, count }
+ *   keptIdsBetween(kept!, 100, 200) // the second page's ids, in the list's order
  */
 
 /** A uuid's text and the comma after it. */
@@ -87,6 +90,91 @@ export class SearchedMatches {
   get size(): { searches: number; ids: number } {
     return { searches: this.searches.size, ids: this.held };
   }
+}
+
+/** The largest array subscript PostgreSQL takes (int4); no array of ids reaches it. */
+const MAX_SUBSCRIPT = 2_147_483_647;
+
+/**
+ * A page of a search as a slice of `array`, the matches' ids in the list's ascending order:
+ * backwards from the end for a descending page. PostgreSQL clamps a slice's bounds to the array;
+ * the bounds are clamped here to its subscripts' range, so that a page far past the end (the
+ * offset is the client's) is an empty slice, not an integer out of range.
+ */
+export function matchesSliceSql(
+  array: string,
+  page: { offset: number; limit: number },
+  direction: 'asc' | 'desc',
+) {
+  const bound = (n: number) => Math.min(n, MAX_SUBSCRIPT);
+  const { offset, limit } = page;
+  return direction === 'asc'
+    ? `${array}[${bound(offset + 1)}:${bound(offset + limit)}]`
+    : `${array}[cardinality(${array}) - ${bound(offset + limit - 1)}:cardinality(${array}) - ${bound(offset)}]`;
+}
+
+/**
+ * The columns a searched page's statement adds to carry its search's matches for keeping
+ * (keepCarriedMatches), on the page's first row: the ids of `m.ids` (a `uuid[]` in the list's
+ * order) as text, and `m.generation`, the list's generation read in the same snapshot. `position`
+ * is the row's place in the page's slice of `m.ids`. A search with more matches than one may
+ * keep carries no ids.
+ */
+export function carriedMatchesColumns(searches: SearchedMatches, position: string): string {
+  return `, case when ${position} = 1 then m.generation end as search_generation,
+            case when ${position} = 1 and cardinality(m.ids) <= ${searches.maxIdsPerSearch}
+                 then array_to_string(m.ids, ',') end as search_ids`;
+}
+
+/** A page's rows as read with carriedMatchesColumns. */
+export type WithCarriedMatches<Row> = Row & { search_generation?: string | null; search_ids?: string | null };
+
+/** Keeps the matches a searched page's rows carry under `name`, and returns the rows without them. */
+export function keepCarriedMatches<Row>(
+  searches: SearchedMatches,
+  name: string,
+  read: KeptPage<WithCarriedMatches<Row>>,
+): KeptPage<Row> {
+  const carrier = read.rows.find((row) => row.search_ids != null);
+  if (carrier?.search_generation) searches.keep(name, carrier.search_generation, carrier.search_ids!);
+  return {
+    rows: read.rows.map(({ search_generation: _, search_ids: __, ...row }) => row as unknown as Row),
+    total: read.total,
+  };
+}
+
+/** A page of a list read from kept matches, or by the list's own statement. */
+export interface KeptPage<Row> {
+  rows: Row[];
+  total: number;
+}
+
+/**
+ * A page of a search read from the matches kept under `name`: `read` reads the rows of the page's
+ * ids, in that order, under the kept generation (a statement that reads nothing once the list's
+ * generation has moved). Undefined when nothing is kept, when the page is past the matches' end
+ * (a search then counts them), or when the generation moved: the matches are then forgotten.
+ */
+export async function pageFromKeptMatches<Row>(
+  searches: SearchedMatches,
+  name: string,
+  page: { offset: number; limit: number },
+  direction: 'asc' | 'desc',
+  read: (ids: string[], generation: string) => Promise<Row[]>,
+): Promise<KeptPage<Row> | undefined> {
+  const kept = searches.get(name);
+  if (kept === undefined) return undefined;
+  const { offset, limit } = page;
+  // The ids are kept in the list's ascending order: a descending page is read back from the end.
+  const ids =
+    direction === 'asc'
+      ? keptIdsBetween(kept, offset, offset + limit)
+      : keptIdsBetween(kept, kept.count - offset - limit, kept.count - offset).reverse();
+  if (ids.length === 0) return undefined;
+  const rows = await read(ids, kept.generation);
+  if (rows.length === ids.length) return { rows, total: kept.count };
+  searches.forget(name);
+  return undefined;
 }
 
 /** The ids at positions `from` (included) to `to` (excluded) of kept matches, clamped to them. */

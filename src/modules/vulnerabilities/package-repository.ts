@@ -9,10 +9,12 @@ import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import {
   addSearch,
+  containsPattern,
   type SearchClause,
   type SearchPath,
   searchByRowAddress,
   TOTAL_OF_KEYS,
+  trigramSearchable,
 } from '../../http/search.js';
 import { type ListOrder, orderSql, type Sort } from '../../http/sort.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
@@ -25,7 +27,22 @@ import {
   type WithGeneration,
 } from '../list-totals/page-bookmarks.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, type KeptList, keptTotal, keptTotalOf, listPage } from '../list-totals/repository.js';
+import {
+  countOf,
+  type KeptList,
+  keptGenerationSelect,
+  keptTotal,
+  keptTotalOf,
+  listPage,
+} from '../list-totals/repository.js';
+import {
+  carriedMatchesColumns,
+  keepCarriedMatches,
+  matchesSliceSql,
+  pageFromKeptMatches,
+  type SearchedMatches,
+  type WithCarriedMatches,
+} from '../list-totals/searched-matches.js';
 import { Where } from '../resources/where.js';
 import { InventoryPackageSchema, type PackageFilterKey, type PackageSortField } from './package-schemas.js';
 
@@ -40,6 +57,8 @@ export interface PackageQuery {
   page: OffsetPage;
   /** where the unfiltered list's pages are bookmarked (page-bookmarks.ts); none: every page walks */
   bookmarks?: PageBookmarks | undefined;
+  /** where the matches of `q` alone in name order are kept for later pages; none: every page searches */
+  searches?: SearchedMatches | undefined;
 }
 
 /**
@@ -166,6 +185,78 @@ const SEARCH = searchByRowAddress({
   fieldByField: (param) => `(p.name ilike ${param} or p.version ilike ${param})`,
 });
 
+type KeptSearchQuery = PackageQuery & { q: string; searches: SearchedMatches };
+
+/**
+ * `q` alone in the default order (by name, either direction): the pages whose search's matches
+ * are kept for the next (searched-matches.ts), with no filter (`in_use` and `severity` are filters too).
+ */
+function keptSearchOf(query: PackageQuery): KeptSearchQuery | undefined {
+  if (query.q === undefined || query.searches === undefined) return undefined;
+  if (!trigramSearchable(query.q) || query.filters.size > 0 || query.sort.field !== 'name') return undefined;
+  return { ...query, q: query.q, searches: query.searches };
+}
+
+/**
+ * The name under which a search's matches are kept: its account, its list and its pattern as
+ * written (PostgreSQL folds its case, under the database's collation).
+ */
+const searchName = (accountId: string, q: string) =>
+  `${accountId}/vulnerability_packages/${containsPattern(q)}`;
+
+/**
+ * The rows `p` of a kept search's page (keptSearchOf) read from its matches: the ids of every
+ * match in name order as one array, computed once (materialized: as a plain sub-select
+ * PostgreSQL would write the search into each use of `m.ids`), the page a slice of it, its total
+ * the array's length. The page's first row carries the array and the packages' generation, read in
+ * the same snapshot, for the search's later pages (searched-matches.ts).
+ */
+function rowsSlicedInNameOrder(where: Where, query: KeptSearchQuery): string {
+  const account = where.owner;
+  const slice = matchesSliceSql('m.ids', query.page, query.sort.direction);
+  return `(with m as materialized (
+             select array(select p.id from vulnerability_packages p where ${where.sql}
+                          ${orderSql(listOrder({ field: 'name', direction: 'asc' }))}) as ids,
+                    (${keptGenerationSelect('vulnerability_packages', account)}) as generation)
+           select p.account_id, ${ROW_XMIN}, ${COLUMNS}, cardinality(m.ids) as total, u.position
+                  ${carriedMatchesColumns(query.searches, 'u.position')}
+             from m, unnest(${slice}) with ordinality as u (id, position)
+             join vulnerability_packages p on p.account_id = ${account} and p.id = u.id)`;
+}
+
+/**
+ * A page of a kept search read from its matches: the page's ids by primary key, in a statement
+ * that reads nothing unless the packages' generation is still the one the search read.
+ */
+function pageOfKeptMatches<Row>(
+  db: Executor,
+  accountId: string,
+  query: KeptSearchQuery,
+  { select, lateral }: { select: string; lateral: string },
+) {
+  return pageFromKeptMatches(
+    query.searches,
+    searchName(accountId, query.q),
+    query.page,
+    query.sort.direction,
+    async (ids, generation) => {
+      const where = new Where('p.account_id = $', accountId);
+      const { rows } = await db.query<Row>(
+        `select ${select}
+           from (select p.account_id, ${ROW_XMIN}, ${COLUMNS}, k.position
+                   from unnest(${where.next(ids)}::uuid[]) with ordinality as k (id, position)
+                   join vulnerability_packages p on ${where.sql} and p.id = k.id
+                  where (${keptGenerationSelect('vulnerability_packages', where.owner)}) = ${where.next(generation)}) p
+           ${IN_USE_LATERAL}
+           ${lateral}
+          order by p.position`,
+        where.params,
+      );
+      return rows;
+    },
+  );
+}
+
 /**
  * One page of the list with its total, each row's `select` (over the page's rows `p` and their
  * `u.in_use`, after `lateral`) in the list's order.
@@ -176,6 +267,10 @@ async function packagePage<Row>(
   query: PackageQuery,
   { select, lateral }: { select: string; lateral: string },
 ) {
+  const keptSearch = keptSearchOf(query);
+  const fromKept =
+    keptSearch && (await pageOfKeptMatches<Row>(db, accountId, keptSearch, { select, lateral }));
+  if (fromKept) return fromKept;
   const { where, searched, kept } = whereOf(accountId, query);
   const { countedWithPage } = searched;
   const count = countOf(
@@ -200,27 +295,31 @@ async function packagePage<Row>(
     (id, where) =>
       `from vulnerability_packages p where p.account_id = ${where.next(accountId)} and p.id = ${where.next(id)}::uuid`,
   );
-  const pageRows = pageRange(where, {
-    rows: `select p.account_id, ${ROW_XMIN}, ${COLUMNS}${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from vulnerability_packages p where ${where.sql}`,
-    order,
-    page: query.page,
-    keptTotal: kept === undefined ? undefined : keptTotalOf(accountId, kept),
-    bookmark: bookmarks && bookmarkSql(bookmarks, list, query.page.offset),
-  });
+  // A kept search's page is a slice of its matches in name order, which carries them to be kept.
+  const pageRows = keptSearch
+    ? rowsSlicedInNameOrder(where, keptSearch)
+    : pageRange(where, {
+        rows: `select p.account_id, ${ROW_XMIN}, ${COLUMNS}${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from vulnerability_packages p where ${where.sql}`,
+        order,
+        page: query.page,
+        keptTotal: kept === undefined ? undefined : keptTotalOf(accountId, kept),
+        bookmark: bookmarks && bookmarkSql(bookmarks, list, query.page.offset),
+      });
   const page = {
     sql: `${query.inUse !== undefined ? IN_USE_IMAGES : ''}
-    select ${select}${countedWithPage ? ', p.total' : ''}${bookmarks ? generationColumn(list, where) : ''}
+    select ${select}${countedWithPage ? ', p.total' : ''}${bookmarks ? generationColumn(list, where) : ''}${keptSearch ? ', p.search_generation, p.search_ids' : ''}
       from ${pageRows} p
       ${IN_USE_LATERAL}
       ${lateral}
-     ${orderSql(order)}`,
+     ${keptSearch ? `order by p.position ${keptSearch.sort.direction}` : orderSql(order)}`,
     params: where.params,
   };
-  const read = await listPage<WithGeneration<Row & { id: string }>>(db, page, {
+  const read = await listPage<WithCarriedMatches<WithGeneration<Row & { id: string }>>>(db, page, {
     carried: countedWithPage,
     kept: kept === undefined ? undefined : keptTotal(accountId, kept),
     count,
   });
+  if (keptSearch) return keepCarriedMatches(keptSearch.searches, searchName(accountId, keptSearch.q), read);
   return bookmarks ? bookmarkPage(bookmarks, list, query.page.offset, read) : read;
 }
 

@@ -16,6 +16,7 @@ import { parseSort } from '../../http/sort.js';
 import { SEVERITIES, type Severity } from '../../ingest/vulnerabilities/severity.js';
 import type { AccountService } from '../accounts/service.js';
 import { PageBookmarks } from '../list-totals/page-bookmarks.js';
+import type { SearchedMatches } from '../list-totals/searched-matches.js';
 import * as repo from './package-repository.js';
 import { PACKAGE_FACETS, PACKAGE_FILTER_KEYS, PACKAGE_SORT_FIELDS } from './package-schemas.js';
 
@@ -38,6 +39,7 @@ export function createPackageService({
   accounts,
   entries,
   bookmarksFromOffset,
+  searches,
 }: {
   db: Database;
   accounts: AccountService;
@@ -45,6 +47,8 @@ export function createPackageService({
   entries: RowBytesCache;
   /** the first offset whose pages take bookmarks (LIST_BOOKMARKS_FROM_OFFSET) */
   bookmarksFromOffset: number;
+  /** the matches of recent searches, for their later pages (searched-matches.ts); none: every page searches */
+  searches: SearchedMatches | undefined;
 }) {
   // Rows seen at their offsets in the unfiltered list, to start nearby pages from (page-bookmarks.ts).
   const bookmarks = new PageBookmarks({ fromOffset: bookmarksFromOffset });
@@ -71,6 +75,7 @@ export function createPackageService({
         sort: parseSort(query.sort, PACKAGE_SORT_FIELDS, 'name:asc'),
         page: query.page,
         bookmarks,
+        searches,
       };
       const { entries: bytes, total } = await versionedPage(
         entries,
