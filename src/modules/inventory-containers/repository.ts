@@ -36,6 +36,7 @@ import {
   matchesSliceSql,
   pageFromKeptMatches,
   type SearchedMatches,
+  searchName,
   type WithCarriedMatches,
 } from '../list-totals/searched-matches.js';
 import { Where } from '../resources/where.js';
@@ -145,14 +146,6 @@ function keysSlicedInNameOrder(where: Where, query: ContainerListQuery & { q: st
 }
 
 /**
- * The name under which a search's matches are kept: its account, its list and its pattern as
- * written. PostgreSQL folds the pattern's case under the database's collation, which JavaScript's
- * could differ from: `DUP` and `dup` are kept apart.
- */
-const searchName = (accountId: string, q: string) =>
-  `${accountId}/inventory_containers/${containsPattern(q)}`;
-
-/**
  * A page of `q` alone in name order read from the matches kept for its search
  * (searched-matches.ts): the page's slice of their ids, read by primary key, in a statement that
  * reads nothing unless the containers' generation is still the one the search read.
@@ -165,7 +158,7 @@ function pageOfKeptMatches<Row>(
 ) {
   return pageFromKeptMatches(
     query.searches,
-    searchName(accountId, query.q),
+    searchName(accountId, 'inventory_containers', query.q),
     query.page,
     query.sort.direction,
     async (ids, generation) => {
@@ -216,9 +209,10 @@ async function containerPage<Row>(
   query: ContainerListQuery,
   { select, lateral }: { select: string; lateral: string },
 ) {
-  const searched =
+  const keptSearch =
     slicedInNameOrder(query) && query.searches ? { ...query, searches: query.searches } : undefined;
-  const fromKept = searched && (await pageOfKeptMatches<Row>(db, accountId, searched, { select, lateral }));
+  const fromKept =
+    keptSearch && (await pageOfKeptMatches<Row>(db, accountId, keptSearch, { select, lateral }));
   if (fromKept) return fromKept;
   const where = new Where('c.account_id = $', accountId);
   for (const [key, values] of query.filters) {
@@ -257,7 +251,7 @@ async function containerPage<Row>(
       bookmark: bookmarks && bookmarkSql(bookmarks, list, query.page.offset),
     });
   const generation = bookmarks ? generationColumn(list, where) : '';
-  const keptColumns = searched ? ', k.search_generation, k.search_ids' : '';
+  const keptColumns = keptSearch ? ', k.search_generation, k.search_ids' : '';
   const page = {
     sql: `select ${select}${countedWithPage ? ', k.total' : ''}${generation}${keptColumns}
        from ${keys} k
@@ -272,7 +266,12 @@ async function containerPage<Row>(
     kept: where.filtered ? undefined : keptTotal(accountId, 'inventory_containers'),
     count,
   });
-  if (searched) return keepCarriedMatches(searched.searches, searchName(accountId, searched.q), read);
+  if (keptSearch)
+    return keepCarriedMatches(
+      keptSearch.searches,
+      searchName(accountId, 'inventory_containers', keptSearch.q),
+      read,
+    );
   return bookmarks ? bookmarkPage(bookmarks, list, query.page.offset, read) : read;
 }
 

@@ -24,6 +24,8 @@
  *   keptIdsBetween(kept!, 100, 200) // the second page's ids, in the list's order
  */
 
+import { containsPattern } from '../../http/search.js';
+
 /** A uuid's text and the comma after it. */
 const ID_WIDTH = 37;
 
@@ -90,6 +92,15 @@ export class SearchedMatches {
   get size(): { searches: number; ids: number } {
     return { searches: this.searches.size, ids: this.held };
   }
+}
+
+/**
+ * The name under which a search's matches are kept: its account, its list and its pattern as
+ * written. PostgreSQL folds the pattern's case under the database's collation, which JavaScript's
+ * could differ from: `DUP` and `dup` are kept apart.
+ */
+export function searchName(accountId: string, list: string, q: string): string {
+  return `${accountId}/${list}/${containsPattern(q)}`;
 }
 
 /** The largest array subscript PostgreSQL takes (int4); no array of ids reaches it. */

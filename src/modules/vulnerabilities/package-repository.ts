@@ -9,7 +9,6 @@ import type { Filters } from '../../http/filters.js';
 import type { OffsetPage } from '../../http/paging.js';
 import {
   addSearch,
-  containsPattern,
   type SearchClause,
   type SearchPath,
   searchByRowAddress,
@@ -41,6 +40,7 @@ import {
   matchesSliceSql,
   pageFromKeptMatches,
   type SearchedMatches,
+  searchName,
   type WithCarriedMatches,
 } from '../list-totals/searched-matches.js';
 import { Where } from '../resources/where.js';
@@ -198,13 +198,6 @@ function keptSearchOf(query: PackageQuery): KeptSearchQuery | undefined {
 }
 
 /**
- * The name under which a search's matches are kept: its account, its list and its pattern as
- * written (PostgreSQL folds its case, under the database's collation).
- */
-const searchName = (accountId: string, q: string) =>
-  `${accountId}/vulnerability_packages/${containsPattern(q)}`;
-
-/**
  * The rows `p` of a kept search's page (keptSearchOf) read from its matches: the ids of every
  * match in name order as one array, computed once (materialized: as a plain sub-select
  * PostgreSQL would write the search into each use of `m.ids`), the page a slice of it, its total
@@ -236,7 +229,7 @@ function pageOfKeptMatches<Row>(
 ) {
   return pageFromKeptMatches(
     query.searches,
-    searchName(accountId, query.q),
+    searchName(accountId, 'vulnerability_packages', query.q),
     query.page,
     query.sort.direction,
     async (ids, generation) => {
@@ -319,7 +312,12 @@ async function packagePage<Row>(
     kept: kept === undefined ? undefined : keptTotal(accountId, kept),
     count,
   });
-  if (keptSearch) return keepCarriedMatches(keptSearch.searches, searchName(accountId, keptSearch.q), read);
+  if (keptSearch)
+    return keepCarriedMatches(
+      keptSearch.searches,
+      searchName(accountId, 'vulnerability_packages', keptSearch.q),
+      read,
+    );
   return bookmarks ? bookmarkPage(bookmarks, list, query.page.offset, read) : read;
 }
 
