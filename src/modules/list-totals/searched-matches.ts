@@ -13,6 +13,11 @@
  * in name order, one instance for both (services.ts); their page statements carry the matches
  * (carriedMatchesColumns) and read a later page from them (pageFromKeptMatches).
  *
+ * A kept search is named by its account: every caller whose scope admits an account sees the same
+ * rows of it (scope is tenant- or account-wide, DESIGN.md 4), so one caller's matches may serve
+ * another's page. A finer scope would have to be part of the name. The page statement still reads
+ * its rows under the caller's scope, and any id it cannot read makes the page search again.
+ *
  * Memory is bounded: a search with more than `maxIdsPerSearch` matches is not kept, and at most
  * `maxIds` ids are kept in all, the least recently used search dropped first. Ids are kept as one
  * text of uuids joined by commas: 37 bytes an id, and a slice of them is a substring.
