@@ -33,6 +33,7 @@ import {
 import {
   carriedMatchesColumns,
   keepCarriedMatches,
+  matchesCte,
   matchesSliceSql,
   pageFromKeptMatches,
   type SearchedMatches,
@@ -132,16 +133,10 @@ function keysSlicedInNameOrder(where: Where, query: ContainerListQuery & { q: st
   const slice = matchesSliceSql('m.ids', query.page, query.sort.direction);
   // Kept for the search's later pages (pageOfKeptMatches), on one row of the page: every match's id,
   // and the list's generation read in the same snapshot as they were.
-  const kept = query.searches
-    ? {
-        generation: `, (${keptGenerationSelect('inventory_containers', account)}) as generation`,
-        columns: carriedMatchesColumns(query.searches, 'u.position'),
-      }
-    : { generation: '', columns: '' };
-  // Materialized: as a plain sub-select PostgreSQL would write the search into each use of `m.ids`
-  // and run it twice.
-  return `(with m as materialized (select ${matchIdsInNameOrder(query.searchPath, account, pattern)} as ids${kept.generation})
-           select ${account}::uuid as account_id, u.id, cardinality(m.ids) as total${kept.columns}
+  const generation = query.searches && keptGenerationSelect('inventory_containers', account);
+  const carried = query.searches ? carriedMatchesColumns(query.searches, 'u.position') : '';
+  return `(${matchesCte(matchIdsInNameOrder(query.searchPath, account, pattern), generation)}
+           select ${account}::uuid as account_id, u.id, cardinality(m.ids) as total${carried}
              from m, unnest(${slice}) with ordinality as u (id, position))`;
 }
 

@@ -130,9 +130,20 @@ export function matchesSliceSql(
 }
 
 /**
+ * The `with` of a page sliced from its search's matches: `m.ids`, the matches' ids (`ids`, a
+ * `uuid[]` in the list's order), and, for a page that carries them to be kept, `m.generation`, the
+ * list's generation (`generation`, a select) read in the same snapshot: what matchesSliceSql and
+ * carriedMatchesColumns read. Materialized: as a plain sub-select PostgreSQL would write the search
+ * into each use of `m.ids` and run it twice.
+ */
+export function matchesCte(ids: string, generation: string | undefined): string {
+  return `with m as materialized (select ${ids} as ids${generation ? `, (${generation}) as generation` : ''})`;
+}
+
+/**
  * The columns a searched page's statement adds to carry its search's matches for keeping
- * (keepCarriedMatches), on the page's first row: the ids of `m.ids` (a `uuid[]` in the list's
- * order) as text, and `m.generation`, the list's generation read in the same snapshot. `position`
+ * (keepCarriedMatches), on the page's first row: the ids of `m.ids` as text, and `m.generation`
+ * (matchesCte). `position`
  * is the row's place in the page's slice of `m.ids`. A search with more matches than one may
  * keep carries no ids.
  */

@@ -37,6 +37,7 @@ import {
 import {
   carriedMatchesColumns,
   keepCarriedMatches,
+  matchesCte,
   matchesSliceSql,
   pageFromKeptMatches,
   type SearchedMatches,
@@ -199,18 +200,16 @@ function keptSearchOf(query: PackageQuery): KeptSearchQuery | undefined {
 
 /**
  * The rows `p` of a kept search's page (keptSearchOf) read from its matches: the ids of every
- * match in name order as one array, computed once (materialized: as a plain sub-select
- * PostgreSQL would write the search into each use of `m.ids`), the page a slice of it, its total
+ * match in name order as one array, computed once (matchesCte), the page a slice of it, its total
  * the array's length. The page's first row carries the array and the packages' generation, read in
  * the same snapshot, for the search's later pages (searched-matches.ts).
  */
 function rowsSlicedInNameOrder(where: Where, query: KeptSearchQuery): string {
   const account = where.owner;
   const slice = matchesSliceSql('m.ids', query.page, query.sort.direction);
-  return `(with m as materialized (
-             select array(select p.id from vulnerability_packages p where ${where.sql}
-                          ${orderSql(listOrder({ field: 'name', direction: 'asc' }))}) as ids,
-                    (${keptGenerationSelect('vulnerability_packages', account)}) as generation)
+  const ids = `array(select p.id from vulnerability_packages p where ${where.sql}
+                     ${orderSql(listOrder({ field: 'name', direction: 'asc' }))})`;
+  return `(${matchesCte(ids, keptGenerationSelect('vulnerability_packages', account))}
            select p.account_id, ${ROW_XMIN}, ${COLUMNS}, cardinality(m.ids) as total, u.position
                   ${carriedMatchesColumns(query.searches, 'u.position')}
              from m, unnest(${slice}) with ordinality as u (id, position)
