@@ -1,8 +1,8 @@
 /**
  * A pod's new version rewrites the inventory rows of the containers it still runs in place
  * (docs/performance.md, "Fix 14"): the same row is updated, never deleted and inserted again, and
- * only when one of its values changed; a container the version no longer runs is deleted, a new
- * one inserted. A row-level trigger, installed by the test only, records every write to
+ * only when one of its served values changed ("Fix 64"); a container the version no longer runs is
+ * deleted, a new one inserted. A row-level trigger, installed by the test only, records every write to
  * inventory_containers, so the test sees which statement touched which row.
  */
 import assert from 'node:assert/strict';
@@ -61,7 +61,7 @@ async function containersOf(tenant: TestTenant, podUid: string) {
   return res.body;
 }
 
-test("a pod's new version updates the rows of the containers it keeps, and only those", async () => {
+test("a pod's new version updates the rows of the containers it keeps, only where a served value changed", async () => {
   const tenant = await createTenant(t);
   const clusterId = (await createCluster(t, tenant.adminToken, tenant.accountId, 'prod')).id;
   await pushSampleCluster(t, tenant.adminToken, tenant.accountId, clusterId);
@@ -83,29 +83,34 @@ test("a pod's new version updates the rows of the containers it keeps, and only 
     assert.equal(res.body.created, 1, 'a new version of the pod');
   };
 
-  // A new version that changes nothing of its containers: both rows are updated (they point at
-  // the new version's record), none is deleted or inserted, and the API shows the same entries.
+  // A new version that changes nothing of its containers (a label, the resource version): no row
+  // is written, and the API shows the same entries. The rows keep naming the version their
+  // values were read from (docs/performance.md, "Fix 64").
+  const recordOf = async () => {
+    const res = await t.request({
+      method: 'GET',
+      url: `/clusters/${clusterId}/resources/${uid}/latest?with_payload=false`,
+      token: tenant.adminToken,
+    });
+    assert.equal(res.status, 200, res.text);
+    return res.body.id as string;
+  };
+  const storedRecords = async () => {
+    const { rows } = await t.db.query<{ name: string; pod_resource_id: string }>(
+      'select name, pod_resource_id from inventory_containers where account_id = $1 and pod_uid = $2 order by name',
+      [tenant.accountId, uid],
+    );
+    return rows.map((row) => `${row.name} ${row.pod_resource_id}`);
+  };
+  const v1Record = await recordOf();
+  const shipperImage = v1.spec.containers[1].image;
   const v2 = structuredClone(v1);
   v2.metadata.resourceVersion = '900001';
   v2.metadata.labels = { ...v2.metadata.labels, rollout: 'two' };
   await pushVersion(v2);
-  const apiImage = v1.spec.containers[0].image;
-  const shipperImage = v1.spec.containers[1].image;
-  assert.deepEqual(await writes(), [`UPDATE ${api} ${apiImage}`, `UPDATE ${shipper} ${shipperImage}`].sort());
-  const { rows: stored } = await t.db.query<{ pod_resource_id: string }>(
-    'select distinct pod_resource_id from inventory_containers where account_id = $1 and pod_uid = $2',
-    [tenant.accountId, uid],
-  );
-  const latest = await t.request({
-    method: 'GET',
-    url: `/clusters/${clusterId}/resources/${uid}/latest?with_payload=false`,
-    token: tenant.adminToken,
-  });
-  assert.deepEqual(
-    stored.map((row) => row.pod_resource_id),
-    [latest.body.id],
-    "the rows name the new version's record",
-  );
+  assert.notEqual(await recordOf(), v1Record, 'a new version was stored');
+  assert.deepEqual(await writes(), [], 'no container row is written');
+  assert.deepEqual(await storedRecords(), [`api ${v1Record}`, `log-shipper ${v1Record}`]);
   assert.deepEqual(await containersOf(tenant, uid), first);
 
   // The api container gets a new image, the log shipper is gone, a sidecar appears: one update,
@@ -121,6 +126,12 @@ test("a pod's new version updates the rows of the containers it keeps, and only 
     ],
   );
   assert.equal(idOf(third.entries, 'api'), api, 'the kept container keeps its id');
+  const v3Record = await recordOf();
+  assert.deepEqual(
+    await storedRecords(),
+    [`api ${v3Record}`, `proxy ${v3Record}`],
+    'a row written again names the version it was read from',
+  );
   const proxy = idOf(third.entries, 'proxy');
   assert.deepEqual(
     await writes(),
@@ -144,4 +155,74 @@ test("a pod's new version updates the rows of the containers it keeps, and only 
   const res = await push(t, tenant.adminToken, tenant.accountId, clusterId, list([v3]));
   assert.equal(res.body.unchanged, 1);
   assert.deepEqual(await writes(), []);
+
+  // A row whose values another writer changed without naming a digest (an operator's statement,
+  // a server of the previous build: migration 0062's trigger) is rewritten at the pod's next
+  // version, though the pod's containers did not change.
+  await t.db.query(`update inventory_containers set image_tag = 'edited' where account_id = $1 and id = $2`, [
+    tenant.accountId,
+    api,
+  ]);
+  await writes();
+  const v4 = structuredClone(v3);
+  v4.metadata.resourceVersion = '900003';
+  await pushVersion(v4);
+  assert.deepEqual(await writes(), [`UPDATE ${api} registry.example.com/storefront/api:9.9.9`]);
+  assert.deepEqual(await containersOf(tenant, uid), third, 'the edit is undone');
+
+  // Rows stored before their digests were (null): written once, then left alone.
+  await t.db.query(
+    'update inventory_containers set values_digest = null where account_id = $1 and pod_uid = $2',
+    [tenant.accountId, uid],
+  );
+  await writes();
+  for (const [version, expected] of [
+    [
+      '900004',
+      [
+        `UPDATE ${api} registry.example.com/storefront/api:9.9.9`,
+        `UPDATE ${proxy} docker.io/envoyproxy/envoy:v1.30.0`,
+      ].sort(),
+    ],
+    ['900005', []],
+  ] as const) {
+    const next = structuredClone(v4);
+    next.metadata.resourceVersion = version;
+    await pushVersion(next);
+    assert.deepEqual(await writes(), expected, `version ${version}`);
+  }
+  assert.deepEqual(await containersOf(tenant, uid), third);
+});
+
+test("a bare pod's new version rewrites its rows: they name the pod's own version as their owner", async () => {
+  const tenant = await createTenant(t);
+  const clusterId = (await createCluster(t, tenant.adminToken, tenant.accountId, 'prod')).id;
+  const v1: KubeJson = sampleObject('Pod', 'storefront', 'api-h9q9d9jrtg-4hj9v');
+  v1.metadata.name = 'bare-api';
+  v1.metadata.uid = 'a1b2c3d4-0000-4000-8000-00000000bare';
+  delete v1.metadata.ownerReferences;
+  const pushVersion = async (pod: KubeJson) => {
+    const res = await push(t, tenant.adminToken, tenant.accountId, clusterId, list([pod]));
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.created, 1, 'a new version of the pod');
+  };
+  const owners = async () => {
+    const res = await containersOf(tenant, v1.metadata.uid);
+    return res.entries.map((c: KubeJson) => [c.name, c.owner_kind, c.owner_resource_version]);
+  };
+  await pushVersion(v1);
+  await writes();
+  assert.deepEqual(await owners(), [
+    ['api', 'Pod', v1.metadata.resourceVersion],
+    ['log-shipper', 'Pod', v1.metadata.resourceVersion],
+  ]);
+
+  const v2 = structuredClone(v1);
+  v2.metadata.resourceVersion = '900101';
+  await pushVersion(v2);
+  assert.equal((await writes()).filter((write) => write.startsWith('UPDATE')).length, 2);
+  assert.deepEqual(await owners(), [
+    ['api', 'Pod', '900101'],
+    ['log-shipper', 'Pod', '900101'],
+  ]);
 });

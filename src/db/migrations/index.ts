@@ -52,6 +52,7 @@ import { findingsStatistics } from './0058-findings-statistics.js';
 import { identityReportTallies } from './0059-identity-report-tallies.js';
 import { identitySearchTexts } from './0060-identity-search-texts.js';
 import { containerSearchTexts } from './0061-container-search-texts.js';
+import { containerValuesDigest } from './0062-container-values-digest.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -108,4 +109,5 @@ export const migrations: readonly Migration[] = [
   identityReportTallies,
   identitySearchTexts,
   containerSearchTexts,
+  containerValuesDigest,
 ];

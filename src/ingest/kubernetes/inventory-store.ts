@@ -1,10 +1,12 @@
 /** SQL of the inventory_containers rows that Kubernetes ingestion derives from pods. */
+import { hash } from 'node:crypto';
 import type { Executor } from '../../db/database.js';
 import { batches } from '../batches.js';
 import type { ResolvedOwner } from './owners.js';
 import type { Scope } from './resource-store.js';
 
-export interface InventoryRow {
+/** A container row's values, as a pod's version gives them. */
+export interface ContainerValues {
   id: string;
   cluster_name: string;
   pod_uid: string;
@@ -26,6 +28,11 @@ export interface InventoryRow {
   created_at: string;
 }
 
+/** A row as written: its values and their digest (containerValuesDigest). */
+export interface InventoryRow extends ContainerValues {
+  values_digest: string;
+}
+
 /** The image of a container row, for what is derived from the images that run (CVE usage). */
 export type ContainerImage = Pick<InventoryRow, 'image_repo' | 'image_tag' | 'image_digest'>;
 
@@ -36,8 +43,11 @@ export type StoredOwnerLink = Pick<
 > &
   ContainerImage;
 
-/** A stored row of a pod being replaced: its id, and its image for the CVE usage recompute. */
-export type StoredContainer = Pick<InventoryRow, 'id'> & ContainerImage;
+/**
+ * A stored row of a pod being replaced: its id, its image for the CVE usage recompute, and its
+ * digest (null when unknown: migration 0062).
+ */
+export type StoredContainer = Pick<InventoryRow, 'id'> & ContainerImage & { values_digest: string | null };
 
 export async function findContainersOfPods(
   db: Executor,
@@ -46,7 +56,7 @@ export async function findContainersOfPods(
 ): Promise<StoredContainer[]> {
   if (podUids.length === 0) return [];
   const { rows } = await db.query<StoredContainer>(
-    `select id, image_repo, image_tag, image_digest from inventory_containers
+    `select id, image_repo, image_tag, image_digest, values_digest from inventory_containers
       where account_id = $1 and cluster_id = $2 and pod_uid = any($3::text[])`,
     [scope.accountId, scope.clusterId, podUids],
   );
@@ -89,44 +99,74 @@ const COLUMNS = [
   'owner_resource_version',
   'owner_id',
   'created_at',
+  'values_digest',
 ] as const;
+
+type Column = (typeof COLUMNS)[number];
+
+/** Each column's value in a row; the digest is the row's own. */
+const VALUE_OF: Record<Exclude<Column, 'values_digest'>, (row: ContainerValues) => string | null> = {
+  id: (r) => r.id,
+  cluster_name: (r) => r.cluster_name,
+  pod_uid: (r) => r.pod_uid,
+  pod_resource_id: (r) => r.pod_resource_id,
+  pod_name: (r) => r.pod_name,
+  pod_namespace: (r) => r.pod_namespace,
+  pod_owner_uid: (r) => r.pod_owner_uid,
+  pod_owner_kind: (r) => r.pod_owner_kind,
+  pod_owner_name: (r) => r.pod_owner_name,
+  name: (r) => r.name,
+  container_id: (r) => r.container_id,
+  container_runtime: (r) => r.container_runtime,
+  image: (r) => r.image,
+  image_repo: (r) => r.image_repo,
+  image_name: (r) => r.image_name,
+  image_tag: (r) => r.image_tag,
+  image_digest: (r) => r.image_digest,
+  owner_uid: (r) => r.owner.uid,
+  owner_kind: (r) => r.owner.kind,
+  owner_name: (r) => r.owner.name,
+  owner_namespace: (r) => r.owner.namespace,
+  owner_resource_version: (r) => r.owner.resourceVersion,
+  owner_id: (r) => r.owner.id,
+  created_at: (r) => r.created_at,
+};
+
+/**
+ * The values a row's digest covers: every column but its key, its digest and pod_resource_id.
+ * That column names the pod version the row's values were read from; nothing serves or reads it,
+ * and a pod's new version whose containers run on unchanged (a restart count, a label, the pod's
+ * IP) changes nothing else of them. Rewriting every such row only to name the newer version was
+ * the largest update of the large benchmark's Kubernetes phase: 1.4 million rows, 32 s of
+ * PostgreSQL's 281 (docs/performance.md, "Fix 64"). A row written for another reason takes the
+ * newer version too.
+ */
+const DIGESTED = COLUMNS.filter(
+  (column): column is Exclude<Column, 'values_digest'> =>
+    column !== 'id' && column !== 'pod_resource_id' && column !== 'values_digest',
+);
+
+/**
+ * The digest of a row's served values (migration 0062), 128 bits of SHA-256: equal digests mean
+ * equal values, so a row whose stored digest equals its new one is not sent at all.
+ */
+export function containerValuesDigest(row: ContainerValues): string {
+  const values = DIGESTED.map((column) => VALUE_OF[column](row));
+  return hash('sha256', JSON.stringify(values), 'buffer').subarray(0, 16).toString('base64');
+}
 
 const UNNEST = `unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
   $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
   $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
-  $23::text[], $24::text[], $25::text[], $26::timestamptz[]) as v (${COLUMNS.join(', ')})`;
+  $23::text[], $24::text[], $25::text[], $26::timestamptz[], $27::text[]) as v (${COLUMNS.join(', ')})`;
 
-function columnParams(scope: Scope, batch: InventoryRow[]) {
-  const col = <V>(pick: (row: InventoryRow) => V) => batch.map(pick);
-  return [
-    scope.accountId,
-    scope.clusterId,
-    col((r) => r.id),
-    col((r) => r.cluster_name),
-    col((r) => r.pod_uid),
-    col((r) => r.pod_resource_id),
-    col((r) => r.pod_name),
-    col((r) => r.pod_namespace),
-    col((r) => r.pod_owner_uid),
-    col((r) => r.pod_owner_kind),
-    col((r) => r.pod_owner_name),
-    col((r) => r.name),
-    col((r) => r.container_id),
-    col((r) => r.container_runtime),
-    col((r) => r.image),
-    col((r) => r.image_repo),
-    col((r) => r.image_name),
-    col((r) => r.image_tag),
-    col((r) => r.image_digest),
-    col((r) => r.owner.uid),
-    col((r) => r.owner.kind),
-    col((r) => r.owner.name),
-    col((r) => r.owner.namespace),
-    col((r) => r.owner.resourceVersion),
-    col((r) => r.owner.id),
-    col((r) => r.created_at),
-  ];
-}
+const columnParams = (scope: Scope, batch: InventoryRow[]) => [
+  scope.accountId,
+  scope.clusterId,
+  ...COLUMNS.map((column) =>
+    batch.map((row) => (column === 'values_digest' ? row.values_digest : VALUE_OF[column](row))),
+  ),
+];
 
 export async function insertContainers(db: Executor, scope: Scope, rows: InventoryRow[]) {
   for (const batch of batches(rows)) {
@@ -139,14 +179,17 @@ export async function insertContainers(db: Executor, scope: Scope, rows: Invento
 }
 
 const SET_CHANGED = COLUMNS.filter((column) => column !== 'id');
+/** What the update compares: the digested values and the digest (a stored row's may be null). */
+const COMPARED = SET_CHANGED.filter((column) => column !== 'pod_resource_id');
 
 /**
- * Rewrites stored rows (same id) with their new values, and only those where a value differs: a
- * pod's new version usually changes just pod_resource_id, which no index holds, so PostgreSQL can
- * keep the row on its page without touching any of the table's indexes (a heap-only update, given
- * room on the page: migration 0024's fillfactor). An unchanged row is not written at all. The
- * kept total does not move (it counts inserts and deletes, and an update keeps the cluster); the
- * cluster's list generation does, once a statement, if a row was written (migration 0056).
+ * Rewrites stored rows (same id) with their new values. The caller sends only the rows whose
+ * stored digest differs from their new one; the comparison here still leaves alone a row equal
+ * in every compared column. A change of a column no index holds (a new owner's resource version)
+ * lets PostgreSQL keep the row on its page without touching any of the table's indexes (a
+ * heap-only update, given room on the page: migration 0024's fillfactor). The kept total does not
+ * move (it counts inserts and deletes, and an update keeps the cluster); the cluster's list
+ * generation does, once a statement, if a row was written (migration 0056).
  */
 export async function updateContainers(db: Executor, scope: Scope, rows: InventoryRow[]) {
   for (const batch of batches(rows)) {
@@ -155,8 +198,8 @@ export async function updateContainers(db: Executor, scope: Scope, rows: Invento
           set ${SET_CHANGED.map((column) => `${column} = v.${column}`).join(', ')}
          from ${UNNEST}
         where c.account_id = $1 and c.cluster_id = $2 and c.id = v.id
-          and (${SET_CHANGED.map((column) => `c.${column}`).join(', ')})
-              is distinct from (${SET_CHANGED.map((column) => `v.${column}`).join(', ')})`,
+          and (${COMPARED.map((column) => `c.${column}`).join(', ')})
+              is distinct from (${COMPARED.map((column) => `v.${column}`).join(', ')})`,
       columnParams(scope, batch),
     );
   }
