@@ -160,12 +160,12 @@ const UNNEST = `unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[
   $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
   $23::text[], $24::text[], $25::text[], $26::timestamptz[], $27::text[]) as v (${COLUMNS.join(', ')})`;
 
+const digestOf = (row: InventoryRow) => row.values_digest;
+
 const columnParams = (scope: Scope, batch: InventoryRow[]) => [
   scope.accountId,
   scope.clusterId,
-  ...COLUMNS.map((column) =>
-    batch.map((row) => (column === 'values_digest' ? row.values_digest : VALUE_OF[column](row))),
-  ),
+  ...COLUMNS.map((column) => batch.map(column === 'values_digest' ? digestOf : VALUE_OF[column])),
 ];
 
 export async function insertContainers(db: Executor, scope: Scope, rows: InventoryRow[]) {
@@ -179,17 +179,17 @@ export async function insertContainers(db: Executor, scope: Scope, rows: Invento
 }
 
 const SET_CHANGED = COLUMNS.filter((column) => column !== 'id');
-/** What the update compares: the digested values and the digest (a stored row's may be null). */
-const COMPARED = SET_CHANGED.filter((column) => column !== 'pod_resource_id');
 
 /**
- * Rewrites stored rows (same id) with their new values. The caller sends only the rows whose
- * stored digest differs from their new one; the comparison here still leaves alone a row equal
- * in every compared column. A change of a column no index holds (a new owner's resource version)
- * lets PostgreSQL keep the row on its page without touching any of the table's indexes (a
- * heap-only update, given room on the page: migration 0024's fillfactor). The kept total does not
- * move (it counts inserts and deletes, and an update keeps the cluster); the cluster's list
- * generation does, once a statement, if a row was written (migration 0056).
+ * Rewrites stored rows (same id) with their new values, where the stored digest differs from the
+ * new one (a stored row's may be null: migration 0062). Equal digests are equal values, so that
+ * one comparison leaves alone every row a version does not change; the caller sends only the rows
+ * whose digests it saw differ, and the condition keeps the statement exact on its own. A change
+ * of a column no index holds (a new owner's resource version) lets PostgreSQL keep the row on its
+ * page without touching any of the table's indexes (a heap-only update, given room on the page:
+ * migration 0024's fillfactor). The kept total does not move (it counts inserts and deletes, and
+ * an update keeps the cluster); the cluster's list generation does, once a statement, if a row
+ * was written (migration 0056).
  */
 export async function updateContainers(db: Executor, scope: Scope, rows: InventoryRow[]) {
   for (const batch of batches(rows)) {
@@ -198,8 +198,7 @@ export async function updateContainers(db: Executor, scope: Scope, rows: Invento
           set ${SET_CHANGED.map((column) => `${column} = v.${column}`).join(', ')}
          from ${UNNEST}
         where c.account_id = $1 and c.cluster_id = $2 and c.id = v.id
-          and (${COMPARED.map((column) => `c.${column}`).join(', ')})
-              is distinct from (${COMPARED.map((column) => `v.${column}`).join(', ')})`,
+          and c.values_digest is distinct from v.values_digest`,
       columnParams(scope, batch),
     );
   }
