@@ -61,6 +61,13 @@ async function containersOf(tenant: TestTenant, podUid: string) {
   return res.body;
 }
 
+/** Pushes a pod's version, which must be new. */
+async function pushNewVersion(tenant: TestTenant, clusterId: string, pod: KubeJson) {
+  const res = await push(t, tenant.adminToken, tenant.accountId, clusterId, list([pod]));
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.created, 1, 'a new version of the pod');
+}
+
 test("a pod's new version updates the rows of the containers it keeps, only where a served value changed", async () => {
   const tenant = await createTenant(t);
   const clusterId = (await createCluster(t, tenant.adminToken, tenant.accountId, 'prod')).id;
@@ -77,11 +84,7 @@ test("a pod's new version updates the rows of the containers it keeps, only wher
   const idOf = (entries: KubeJson[], name: string) => entries.find((c: KubeJson) => c.name === name).id;
   const api = idOf(first.entries, 'api');
   const shipper = idOf(first.entries, 'log-shipper');
-  const pushVersion = async (pod: KubeJson) => {
-    const res = await push(t, tenant.adminToken, tenant.accountId, clusterId, list([pod]));
-    assert.equal(res.status, 200, res.text);
-    assert.equal(res.body.created, 1, 'a new version of the pod');
-  };
+  const pushVersion = (pod: KubeJson) => pushNewVersion(tenant, clusterId, pod);
 
   // A new version that changes nothing of its containers (a label, the resource version): no row
   // is written, and the API shows the same entries. The rows keep naming the version their
@@ -201,11 +204,7 @@ test("a bare pod's new version rewrites its rows: they name the pod's own versio
   v1.metadata.name = 'bare-api';
   v1.metadata.uid = 'a1b2c3d4-0000-4000-8000-00000000bare';
   delete v1.metadata.ownerReferences;
-  const pushVersion = async (pod: KubeJson) => {
-    const res = await push(t, tenant.adminToken, tenant.accountId, clusterId, list([pod]));
-    assert.equal(res.status, 200, res.text);
-    assert.equal(res.body.created, 1, 'a new version of the pod');
-  };
+  const pushVersion = (pod: KubeJson) => pushNewVersion(tenant, clusterId, pod);
   const owners = async () => {
     const res = await containersOf(tenant, v1.metadata.uid);
     return res.entries.map((c: KubeJson) => [c.name, c.owner_kind, c.owner_resource_version]);
