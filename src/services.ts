@@ -10,7 +10,7 @@ import { createKubernetesIngestService } from './modules/clusters/ingest-service
 import { createClusterService } from './modules/clusters/service.js';
 import { createFindingsEvaluator } from './modules/findings/evaluator.js';
 import { createFindingService } from './modules/findings/service.js';
-import { recomputeIdentitiesOnPush } from './modules/identities/recompute.js';
+import { createIdentitiesPushListener } from './modules/identities/recompute.js';
 import { createIdentityService } from './modules/identities/service.js';
 import { enqueueFindingGroupDeliveries } from './modules/integrations/finding-listener.js';
 import { createIntegrationServices } from './modules/integrations/services.js';
@@ -57,7 +57,11 @@ export function createServices({ config, db, pepper }: AppDeps) {
       db,
       clusters,
       clusterListeners: [findingsEvaluator.onClusterPush],
-      listeners: [refreshCveUsageOnPush, recomputeIdentitiesOnPush, findingsEvaluator.onKubernetesPush],
+      listeners: [
+        refreshCveUsageOnPush,
+        createIdentitiesPushListener([findingsEvaluator.onIdentitiesChanged]),
+        findingsEvaluator.onKubernetesPush,
+      ],
     }),
     resources: createResourceService({
       db,

@@ -100,7 +100,7 @@ test('after every push of a random sequence, the stored identities equal a full 
               now,
             });
             // Half the clusters take the push's new versions from memory, as the listener does
-            // (recomputeIdentitiesOnPush), half read every object back: both must match.
+            // (createIdentitiesPushListener), half read every object back: both must match.
             const known = clusters % 2 === 0 ? new Map(written.map((o) => [o.id, o.raw])) : undefined;
             return recomputeFromDelta(tx, ref, changed, now, known);
           });

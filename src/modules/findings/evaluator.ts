@@ -5,9 +5,9 @@
  * - Kubernetes push: misconfigurations of the workload objects whose latest version changed
  *   (never the whole cluster), before the account's scan lock (onClusterPush); under it
  *   (onKubernetesPush), the vulnerabilities of the scanned images, among those whose containers
- *   the push started, stopped or re-owned, that started or stopped running in the cluster, and
- *   the cluster's identity findings when the push touched what identities derive from (this hook
- *   runs after the identities recompute).
+ *   the push started, stopped or re-owned, that started or stopped running in the cluster; and
+ *   the cluster's identity findings when the push's identities recompute rewrote or removed an
+ *   identity (onIdentitiesChanged, which the recompute calls).
  * - Scan push: the scanned image's vulnerability findings, in the clusters where it runs.
  * - Runtime push: runtime findings of the pushed cluster.
  * - KEV import: the images, in every account, holding a CVE that entered or left the catalog.
@@ -16,7 +16,7 @@
  *   const findings = createFindingsEvaluator({ listeners: [recordOutbox] });
  *   createKubernetesIngestService({
  *     db, clusters, clusterListeners: [findings.onClusterPush],
- *     listeners: [recomputeIdentitiesOnPush, findings.onKubernetesPush],
+ *     listeners: [createIdentitiesPushListener([findings.onIdentitiesChanged]), findings.onKubernetesPush],
  *   });
  */
 
@@ -32,7 +32,7 @@ import {
   workloadFindings,
 } from '../../engines/findings/index.js';
 import type { ClusterPushListener, KubernetesPushListener } from '../clusters/ingest-service.js';
-import { touchesIdentities } from '../identities/recompute.js';
+import type { IdentitiesChangedListener } from '../identities/recompute.js';
 import type { KevChangeListener } from '../vulnerabilities/feed-service.js';
 import { applyEvaluation, type EvaluationSummary } from './evaluate.js';
 import type { FindingGroupsOpenedListener } from './events.js';
@@ -135,8 +135,8 @@ export function createFindingsEvaluator({
     }) satisfies ClusterPushListener,
 
     /**
-     * The Kubernetes ingestion hook run under the account's scan lock, after
-     * recomputeIdentitiesOnPush: the scanned images' vulnerabilities and the identity findings.
+     * The Kubernetes ingestion hook run under the account's scan lock, after the identities
+     * recompute: the scanned images' vulnerabilities.
      */
     onKubernetesPush: (async (tx, push) => {
       const cluster = { accountId: push.accountId, clusterId: push.clusterId };
@@ -149,8 +149,18 @@ export function createFindingsEvaluator({
       // already running changes nothing and is not evaluated at all.
       const flipped = await sources.imagesOutOfStep(tx, cluster, push.scannedImageIds);
       if (flipped.length > 0) await evaluator.evaluateVulnerabilities(tx, cluster, push.now, flipped);
-      if (touchesIdentities(push.changed)) await evaluator.evaluateIdentities(tx, cluster, push.now);
     }) satisfies KubernetesPushListener,
+
+    /**
+     * The identities recompute's hook (createIdentitiesPushListener), under the account's scan
+     * lock: the cluster's identity findings, when the push rewrote or removed an identity. They
+     * read nothing else, so a push that changed no identity evaluates nothing and writes nothing.
+     */
+    onIdentitiesChanged: (async (tx, cluster, at) => {
+      // After the identities' catch-up, which the recompute ran (db/account-statistics.ts).
+      await catchUpAccountStatistics(tx, 'findings', cluster.accountId);
+      await evaluator.evaluateIdentities(tx, cluster, at);
+    }) satisfies IdentitiesChangedListener,
 
     /**
      * The scan ingestion hook: a new scan of an image changes the findings where it runs. The

@@ -1,6 +1,7 @@
 /**
  * Identity and vulnerability findings follow their own ingestions: an RBAC push that makes a
- * service account cluster-admin opens an identity group, removing the binding closes it; a scan
+ * service account cluster-admin opens an identity group, removing the binding closes it, a push
+ * that changes no identity leaves the group as it was; a scan
  * with a critical CVE of an image pods run opens one vulnerability group on the image (not one
  * per pod), a later scan without it closes the group, and so does the last pod's deletion; a pod
  * starting on an image that already runs writes nothing. (Runtime findings: demo-findings.test.ts.)
@@ -8,11 +9,15 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
+  bumped,
   clusterRole,
   clusterRoleBinding,
   deleted,
   pushObjects,
   pushWatchEvents,
+  role,
+  roleBinding,
+  runningPod,
   serviceAccount,
 } from '../../../test/identities/support.js';
 import { createCluster, type KubeJson } from '../../../test/ingest/sample.js';
@@ -71,6 +76,45 @@ test('a cluster-admin service account opens an identity_risk group; unbinding it
   await pushWatchEvents(t, tenant, cluster.id, [deleted(binding)]);
   const after = (await groups(tenant, 'type:identity_risk')).find((g) => g.id === group.id);
   assert.equal(after?.status, 'closed');
+});
+
+test('a push that changes no identity leaves the identity groups alone; one that changes an identity moves their last_seen', async () => {
+  const tenant = await createTenant(t);
+  const cluster = await createCluster(t, tenant.adminToken, tenant.accountId, 'identities-unchanged');
+  const pod = runningPod('ci', 'runner', 'deployer');
+  await pushObjects(t, tenant, cluster.id, [
+    serviceAccount('ci', 'deployer'),
+    clusterRole('cluster-admin', [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]),
+    clusterRoleBinding('deployer-admin', 'cluster-admin', [
+      { kind: 'ServiceAccount', name: 'deployer', namespace: 'ci' },
+    ]),
+    pod,
+  ]);
+  const deployerGroup = async () => {
+    const found = (await groups(tenant, 'type:identity_risk')).filter((g) => g.source_name === 'deployer');
+    assert.equal(found.length, 1);
+    return found[0]!;
+  };
+  const first = await deployerGroup();
+
+  // The pod's new version changes a label: nothing an identity reads.
+  await pushObjects(t, tenant, cluster.id, [
+    bumped(pod, (copy) => {
+      copy.metadata.labels = { restarted: 'yes' };
+    }),
+  ]);
+  assert.deepEqual(await deployerGroup(), first, 'the group is left as it was');
+
+  // A Role of the namespace bound to the account changes its permissions.
+  await pushObjects(t, tenant, cluster.id, [
+    role('ci', 'secrets-reader', [{ resources: ['secrets'], verbs: ['get'] }]),
+    roleBinding('ci', 'deployer-secrets', { kind: 'Role', name: 'secrets-reader' }, [
+      { kind: 'ServiceAccount', name: 'deployer', namespace: 'ci' },
+    ]),
+  ]);
+  const changed = await deployerGroup();
+  assert.equal(changed.id, first.id);
+  assert.ok(Date.parse(changed.last_seen) > Date.parse(first.last_seen), 'the evaluation ran');
 });
 
 async function groupFindings(tenant: TestTenant, groupId: string) {

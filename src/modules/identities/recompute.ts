@@ -80,6 +80,14 @@ export interface RecomputeSummary {
 export const touchesIdentities = (objects: readonly { kind: string }[]): boolean =>
   objects.some((object) => IDENTITY_SOURCE_KINDS.has(object.kind));
 
+/**
+ * Whether a recompute rewrote or removed an identity row: what the identities' filter values,
+ * their report and the identity findings read changes with nothing else (a pod restart alone
+ * moves timestamps, not posture).
+ */
+export const changedIdentities = (summary: RecomputeSummary | null): boolean =>
+  summary !== null && (summary.identitiesWritten > 0 || summary.identitiesRemoved > 0);
+
 /** What every part of one recompute shares. */
 interface WriteContext {
   db: Executor;
@@ -176,9 +184,7 @@ async function writeComputed(
     risksWritten: total('risksWritten'),
     risksResolved: total('risksResolved'),
   };
-  // Filter values and the report read identity rows and open risks, which only change with
-  // rewritten or removed identities (a pod restart alone moves timestamps, not posture).
-  if (summary.identitiesWritten > 0 || summary.identitiesRemoved > 0) {
+  if (changedIdentities(summary)) {
     // Before the refresh: its probes of the facets and identities are planned from them (Fix 9).
     await catchUpAccountStatistics(db, 'identities', cluster.accountId);
     await refreshFilterValues(db, cluster, cluster.clusterName);
@@ -294,10 +300,30 @@ export async function recomputeFromDelta(
 }
 
 /**
- * The ingestion hook (registered in services.ts): recomputes the identities the push changed (a
- * push of Services or ConfigMaps alone, or one that changed nothing they read, changes none).
+ * Told, inside a push's transaction and under the account's scan lock, that the push's recompute
+ * rewrote or removed identities of its cluster (the identity findings: findings/evaluator.ts).
  */
-export const recomputeIdentitiesOnPush: KubernetesPushListener = async (tx, push) => {
-  const known: KnownObjects = new Map(push.written.map((object) => [object.id, object.raw]));
-  await recomputeFromDelta(tx, push, push.changed, push.now, known);
-};
+export type IdentitiesChangedListener = (
+  tx: Executor,
+  cluster: { accountId: string; clusterId: string },
+  at: Date,
+) => Promise<void>;
+
+/**
+ * The ingestion hook (registered in services.ts): recomputes the identities the push changed (a
+ * push of Services or ConfigMaps alone, or one that changed nothing they read, changes none),
+ * then tells `onChanged` when an identity row was rewritten or removed. A pod's new version that
+ * changes nothing identities read tells nobody: before, every such push evaluated the cluster's
+ * identity findings again, which only moved their groups' `last_seen` (docs/performance.md,
+ * "Fix 65").
+ */
+export function createIdentitiesPushListener(
+  onChanged: readonly IdentitiesChangedListener[] = [],
+): KubernetesPushListener {
+  return async (tx, push) => {
+    const known: KnownObjects = new Map(push.written.map((object) => [object.id, object.raw]));
+    const summary = await recomputeFromDelta(tx, push, push.changed, push.now, known);
+    if (!changedIdentities(summary)) return;
+    for (const listener of onChanged) await listener(tx, push, push.now);
+  };
+}
