@@ -99,10 +99,15 @@ test('after every push of a random sequence, the stored identities equal a full 
               observedAt: now,
               now,
             });
-            // Half the clusters take the push's new versions from memory, as the listener does
-            // (createIdentitiesPushListener), half read every object back: both must match.
-            const known = clusters % 2 === 0 ? new Map(written.map((o) => [o.id, o.raw])) : undefined;
-            return recomputeFromDelta(tx, ref, changed, now, known);
+            // Half the clusters take the push's new versions, their JSON and their rows, from
+            // memory, as the listener does (createIdentitiesPushListener), half read every object
+            // back: both must match.
+            const fromMemory = clusters % 2 === 0;
+            const known = fromMemory ? new Map(written.map((o) => [o.id, o.raw])) : undefined;
+            const pushed = fromMemory
+              ? { at: now, byUid: new Map(written.map((o) => [o.uid, o])) }
+              : undefined;
+            return recomputeFromDelta(tx, ref, changed, now, known, pushed);
           });
           const delta = await storedState(t.db, ref);
           const full = await rolledBack(t.db, async (tx) => {

@@ -51,7 +51,7 @@ import { planRecompute } from './plan.js';
 import { possibleIdentities } from './possible.js';
 import { loadStoredRisks, writeRisks } from './risk-store.js';
 import { isLinked, rebuildLinks, replaceLinks } from './source-links.js';
-import type { KnownObjects, SourceScope } from './source-queries.js';
+import type { KnownObjects, PushedVersions, SourceScope } from './source-queries.js';
 import {
   type ClusterScope,
   findTenantOfAccount,
@@ -268,9 +268,11 @@ export async function recomputeFromDelta(
   at: Date,
   /** the push's new versions, as parsed: their JSON is not read back (source-queries.ts) */
   known?: KnownObjects,
+  /** the same versions' rows, which are not read back either */
+  pushed?: PushedVersions,
 ): Promise<RecomputeSummary | null> {
   if (!touchesIdentities(changed)) return null;
-  const scope: SourceScope = { accountId: cluster.accountId, clusterId: cluster.clusterId, known };
+  const scope: SourceScope = { accountId: cluster.accountId, clusterId: cluster.clusterId, known, pushed };
   if (!(await isLinked(db, scope))) return recomputeClusterIdentities(db, cluster, at);
   const delta = await readPushDelta(db, scope, changed);
   if (delta === null) return null;
@@ -322,7 +324,8 @@ export function createIdentitiesPushListener(
 ): KubernetesPushListener {
   return async (tx, push) => {
     const known: KnownObjects = new Map(push.written.map((object) => [object.id, object.raw]));
-    const summary = await recomputeFromDelta(tx, push, push.changed, push.now, known);
+    const pushed = { at: push.now, byUid: new Map(push.written.map((object) => [object.uid, object])) };
+    const summary = await recomputeFromDelta(tx, push, push.changed, push.now, known, pushed);
     if (!changedIdentities(summary)) return;
     for (const listener of onChanged) await listener(tx, push, push.now);
   };
