@@ -1,10 +1,10 @@
 /**
  * Identity and vulnerability findings follow their own ingestions: an RBAC push that makes a
  * service account cluster-admin opens an identity group, removing the binding closes it, a push
- * that changes no identity leaves the group as it was; a scan
- * with a critical CVE of an image pods run opens one vulnerability group on the image (not one
- * per pod), a later scan without it closes the group, and so does the last pod's deletion; a pod
- * starting on an image that already runs writes nothing. (Runtime findings: demo-findings.test.ts.)
+ * that changes no identity leaves the group as it was; a scan with a critical CVE of an image
+ * pods run opens one vulnerability group on the image (not one per pod), a later scan without it
+ * closes the group, and so does the last pod's deletion; a pod starting on an image that already
+ * runs writes nothing. (Runtime findings: demo-findings.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

@@ -16,7 +16,8 @@
  *    changed identities whole, fresher timestamps for the rest, vanished identities and risks
  *    resolved (kept, never deleted);
  * 4. when an identity changed, refresh the cluster's filter values (#15) and the account's
- *    report (#18).
+ *    report (#18); the ingestion hook then has the identity findings evaluated
+ *    (createIdentitiesPushListener).
  *
  * @example
  *   await db.transaction((tx) => recomputeClusterIdentities(tx, cluster, new Date()));
