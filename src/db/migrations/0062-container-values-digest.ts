@@ -14,9 +14,9 @@ import type { Migration } from '../migrator.js';
  * and writes only the rows whose digests differ.
  *
  * - `values_digest` is what the writer that last wrote the row's values computed from them
- *   (`containerValuesDigest` in src/ingest/kubernetes/inventory.ts); null when unknown: rows
- *   stored before this migration, and any row whose values an update changed without naming a
- *   new digest.
+ *   (`containerValuesDigest` in src/ingest/kubernetes/inventory-store.ts); null when unknown:
+ *   rows stored before this migration, and any row whose values an update changed without naming
+ *   a new digest.
  * - The BEFORE UPDATE trigger is what makes "unknown" hold: an update that leaves the digest as
  *   it was (the owner re-resolution's update, a server of the previous build beside this schema,
  *   an operator's statement) clears it, so a digest can never vouch for values it was not
