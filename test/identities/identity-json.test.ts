@@ -1,9 +1,10 @@
 /**
  * #14 and #16 answer from each identity's cached API text (migration 0016, identity-json.ts) and
  * each risk's (migration 0025, risk-json.ts). The same requests are answered again after the
- * cached text is cleared, which is the path of rows written before those migrations (the stored
- * jsonb and risk rows mapped and serialized through the response schema, as every identity was
- * before): both bodies must be the same bytes. Every response of t.request is also validated
+ * identities are stored as rows written before those migrations: the access as jsonb only (built
+ * from the text, as the recompute no longer stores it: migration 0063), the risks without text.
+ * Those are mapped and serialized through the response schema, as every identity was before, and
+ * both bodies must be the same bytes. Every response of t.request is also validated
  * against /openapi.json, the routes' response schemas.
  */
 import assert from 'node:assert/strict';
@@ -27,6 +28,7 @@ import {
   roleBinding,
   runningPod,
   serviceAccount,
+  storeAccessAsJsonbOnly,
 } from './support.js';
 
 let t: TestApp;
@@ -73,13 +75,12 @@ async function uncachedCount(): Promise<number> {
   return Number(rows[0]!.n);
 }
 
-/** Clears the cached text of the account's identities and their risks (all, or of these identities). */
+/**
+ * Stores the account's identities (all, or these) as rows from before their cached text: the
+ * access as jsonb only, their risks without text.
+ */
 async function clearCache(ids?: string[]) {
-  await t.db.query(
-    `update identities set assigned_roles_json = null, access_json = null
-      where account_id = $1 ${ids ? 'and id = any($2::uuid[])' : ''}`,
-    ids ? [tenant.accountId, ids] : [tenant.accountId],
-  );
+  await storeAccessAsJsonbOnly(t, tenant.accountId, ids);
   await clearRiskTexts(ids);
 }
 
@@ -116,8 +117,13 @@ const URLS = {
 };
 
 describe('identities from their cached API text', () => {
-  test('every identity and risk written by the recompute has its text', async () => {
+  test('every identity and risk written by the recompute has its text, and no jsonb copy of its access', async () => {
     assert.equal(await uncachedCount(), 0);
+    const { rows } = await t.db.query<{ n: number | string }>(
+      'select count(*) as n from identities where account_id = $1 and rbac_objects is not null',
+      [tenant.accountId],
+    );
+    assert.equal(Number(rows[0]!.n), 0);
     assert.deepEqual(await uncachedRisks(), { open: 0, resolved: 0 });
     const page = JSON.parse(await getText(`${account()}/identities?page_size=200`));
     assert.ok(page.entries.length >= 10, `a realistic set: ${page.entries.length} identities`);
@@ -187,14 +193,13 @@ describe('identities from their cached API text', () => {
     // a push that reaches one identity: a touch (last_used_at) and its text, nothing else
     await pushObjects(t, tenant, cluster.id, [runningPod('payments', 'ledger-1', 'ledger')]);
     const ledger = await identityNamed(t, tenant, 'k8s_service_account', 'payments', 'ledger');
-    const filled = await t.db.query<{ id: string }>(
-      'select id from identities where account_id = $1 and access_json is not null',
+    const filled = await t.db.query<{ id: string; jsonb: boolean }>(
+      `select id, rbac_objects is not null as jsonb from identities
+        where account_id = $1 and access_json is not null`,
       [tenant.accountId],
     );
-    assert.deepEqual(
-      filled.rows.map((row) => row.id),
-      [ledger.id],
-    );
+    // filled, and the jsonb it was read through until now is gone
+    assert.deepEqual(filled.rows, [{ id: ledger.id, jsonb: false }]);
     const mixed = await getText(url);
     await clearCache();
     assertSameJson(mixed, await getText(url));

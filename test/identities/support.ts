@@ -165,6 +165,26 @@ export async function identityNamed(
   return found[0];
 }
 
+/**
+ * Rewrites the account's identities (all, or these) as rows written before their access texts
+ * existed (migration 0016): the access as the rbac_objects jsonb, the texts null. The jsonb is
+ * built from the texts, the fields the reads of such rows take from it; the recompute itself no
+ * longer stores it (migration 0063). Rows already in that form are left as they are.
+ */
+export async function storeAccessAsJsonbOnly(t: TestApp, accountId: string, ids?: readonly string[]) {
+  await t.db.query(
+    `update identities
+        set rbac_objects = jsonb_build_object(
+              'assigned_roles', assigned_roles_json::jsonb,
+              'permissions', access_json::jsonb -> 'permissions',
+              'graph', access_json::jsonb -> 'graph'),
+            assigned_roles_json = null, access_json = null
+      where account_id = $1 and assigned_roles_json is not null and access_json is not null
+        ${ids ? 'and id = any($2::uuid[])' : ''}`,
+    ids ? [accountId, ids] : [accountId],
+  );
+}
+
 export interface RbacFixture {
   identityId: string;
   riskType: string;

@@ -10,6 +10,7 @@ import {
   pushObjects,
   pushSampleWithRbac,
   pushWatchEvents,
+  storeAccessAsJsonbOnly,
 } from '../identities/support.js';
 import { createCluster, type KubeJson, sampleObject } from '../ingest/sample.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
@@ -284,5 +285,35 @@ describe('GET /resources/rbac/roles/{uid} and /clusterroles/{uid}', () => {
       [after.body.resource_version, after.body.rules[0].resources, after.body.rules[0].severity],
       [widened.metadata.resourceVersion, ['secrets'], 'high'],
     );
+  });
+});
+
+describe('subject identities stored before their access texts', () => {
+  test('groups, users and the subjects of a binding answer the same from the rbac_objects jsonb', async () => {
+    const owner = await createTenant(t);
+    await pushSampleWithRbac(t, owner, 'prod');
+    const group = await identityNamed(t, owner, 'k8s_group', '', 'system:authenticated');
+    const alice = await identityNamed(t, owner, 'k8s_user', '', 'alice@example.com');
+    const paths = [
+      `groups/${group.id}`,
+      `users/${alice.id}`,
+      `clusterrolebindings/${uidOf('ClusterRoleBinding', undefined, 'ingress-nginx')}`,
+    ];
+    const fromTexts: Awaited<ReturnType<typeof rbac>>[] = [];
+    for (const path of paths) fromTexts.push(await rbac(path, owner));
+    assert.ok(fromTexts.every((res) => res.status === 200));
+    assert.ok(fromTexts[0]!.body.graph.nodes.length > 1 && fromTexts[1]!.body.assigned_roles.length > 0);
+
+    await storeAccessAsJsonbOnly(t, owner.accountId);
+    const { rows } = await t.db.query<{ n: number | string }>(
+      'select count(*) as n from identities where account_id = $1 and access_json is not null',
+      [owner.accountId],
+    );
+    assert.equal(Number(rows[0]!.n), 0);
+    for (const [index, path] of paths.entries()) {
+      const res = await rbac(path, owner);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.text, fromTexts[index]!.text, path);
+    }
   });
 });

@@ -53,6 +53,7 @@ import { identityReportTallies } from './0059-identity-report-tallies.js';
 import { identitySearchTexts } from './0060-identity-search-texts.js';
 import { containerSearchTexts } from './0061-container-search-texts.js';
 import { containerValuesDigest } from './0062-container-values-digest.js';
+import { identityAccessTextsOnly } from './0063-identity-access-texts-only.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -110,4 +111,5 @@ export const migrations: readonly Migration[] = [
   identitySearchTexts,
   containerSearchTexts,
   containerValuesDigest,
+  identityAccessTextsOnly,
 ];

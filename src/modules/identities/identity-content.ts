@@ -26,9 +26,10 @@ export function recordIdOf(raw: Json): string | null {
 export type UpdatedAtByUid = ReadonlyMap<string, string>;
 
 export interface IdentityContent {
-  /** the stored rbac_objects as JSON text, built on demand (only written identities need it) */
-  rbacObjectsJson: () => string;
-  /** the same access as the API's JSON text (identity-json.ts), also built on demand */
+  /**
+   * the identity's access as the API's JSON text (identity-json.ts), the only copy stored; built
+   * on demand (only written identities need it)
+   */
   cachedAccess: () => CachedAccess;
   rawRecordIds: string[];
   /** facet rows: resources and actions the identity holds, open risk types */
@@ -59,8 +60,10 @@ function cachedJson(value: object): string {
 }
 
 /**
- * The stored `rbac_objects` (the engine's, assigned roles completed to SubjectRefs) as JSON parts:
- * hashed part by part, joined only for the identities that are written.
+ * The identity's `rbac_objects` (the engine's, assigned roles completed to SubjectRefs) as JSON
+ * parts, hashed part by part into the content hash. They are never joined: since migration 0063
+ * the row stores the access only as its API text (cachedAccess), but the hash is still taken over
+ * these parts, so that identities stored before it are not all seen as changed.
  */
 function rbacObjectsParts(identity: ComputedIdentity, assigned: readonly StoredAssignedRole[]): string[] {
   const { permissions, graph } = identity.rbac_objects;
@@ -127,7 +130,6 @@ export function identityContent(
   );
   for (const part of parts) hash.update(part);
   return {
-    rbacObjectsJson: () => parts.join(''),
     cachedAccess: () => cachedAccess(assigned, identity.rbac_objects),
     rawRecordIds,
     facets,

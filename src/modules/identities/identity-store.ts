@@ -131,7 +131,8 @@ const CASTS: Partial<Record<(typeof UPSERT_COLUMNS)[number], string>> = {
 };
 
 function upsertValues(scope: IdentityScope, { identity, content, lifecycle }: IdentityUpsert): unknown[] {
-  // the API text of rbac_objects, in the same row as the jsonb so the two cannot disagree
+  // The access is stored only as its API text: rbac_objects, the jsonb through which rows older
+  // than those texts are read, is cleared (migration 0063).
   const access = content.cachedAccess();
   return [
     scope.accountId,
@@ -162,7 +163,7 @@ function upsertValues(scope: IdentityScope, { identity, content, lifecycle }: Id
     identity.rightsizeable,
     JSON.stringify(identity.risk_detectors),
     JSON.stringify(identity.risks_summary),
-    content.rbacObjectsJson(),
+    null,
     content.rawRecordIds,
     content.hash,
     access.assignedRolesJson,
@@ -212,13 +213,14 @@ export async function touchIdentities(db: Executor, scope: IdentityScope, touche
 
 /**
  * The API text of unchanged identities stored before it was cached (migration 0016). Only rows
- * whose content is still the one the text was built from are written (the hash guards it).
+ * whose content is still the one the text was built from are written (the hash guards it); the
+ * jsonb they were read through until now goes (migration 0063).
  */
 export async function fillCachedAccess(db: Executor, scope: IdentityScope, fills: IdentityFill[]) {
   for (const batch of batches(fills, 200)) {
     const access = batch.map((fill) => fill.content.cachedAccess());
     await db.query(
-      `update identities i set assigned_roles_json = v.roles, access_json = v.access
+      `update identities i set assigned_roles_json = v.roles, access_json = v.access, rbac_objects = null
          from unnest($2::uuid[], $3::text[], $4::text[], $5::text[]) as v (id, hash, roles, access)
         where i.account_id = $1 and i.id = v.id and i.content_hash = v.hash`,
       [

@@ -1,6 +1,7 @@
 /**
  * Reads of the access-control endpoints: rbac_objects (kept by sync.ts at each recompute) and the
- * identity rows of subjects. Every query names the account; lookups inside one cluster name it too.
+ * identity rows of subjects (their access from the identities' API texts). Every query names the
+ * account; lookups inside one cluster name it too.
  */
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.js';
@@ -106,8 +107,36 @@ interface GraphEdge {
   type: string;
 }
 
-const IDENTITY_COLUMNS =
-  'id, cluster_id, type, name, namespace, original_id, created_at, updated_at, deleted_at, rbac_objects';
+/** An identity row as stored: its access as the API's texts, or as jsonb for rows older than them. */
+interface StoredSubjectIdentity extends Omit<SubjectIdentityRow, 'rbac_objects'> {
+  assigned_roles_json: string | null;
+  access_json: string | null;
+  rbac_objects: SubjectIdentityRow['rbac_objects'] | null;
+}
+
+const IDENTITY_COLUMNS = `id, cluster_id, type, name, namespace, original_id, created_at, updated_at, deleted_at,
+  assigned_roles_json, access_json,
+  case when assigned_roles_json is null or access_json is null then rbac_objects end as rbac_objects`;
+
+/**
+ * The assigned roles and graph of an identity from its API texts, which the recompute writes
+ * instead of the rbac_objects jsonb (migration 0063): the same fields, graph node properties in
+ * the jsonb's key order (identity-json.ts). Rows written before the texts existed have the jsonb.
+ */
+function subjectIdentityRow({
+  assigned_roles_json,
+  access_json,
+  rbac_objects,
+  ...row
+}: StoredSubjectIdentity): SubjectIdentityRow {
+  if (assigned_roles_json !== null && access_json !== null) {
+    const { graph } = JSON.parse(access_json) as Pick<SubjectIdentityRow['rbac_objects'], 'graph'>;
+    return { ...row, rbac_objects: { assigned_roles: JSON.parse(assigned_roles_json), graph } };
+  }
+  if (rbac_objects === null)
+    throw new Error(`identity ${row.id} has neither its access texts nor rbac_objects`);
+  return { ...row, rbac_objects };
+}
 
 export async function findIdentities(
   db: Executor,
@@ -115,19 +144,19 @@ export async function findIdentities(
   ids: readonly string[],
 ): Promise<SubjectIdentityRow[]> {
   if (ids.length === 0) return [];
-  const { rows } = await db.query<SubjectIdentityRow>(
+  const { rows } = await db.query<StoredSubjectIdentity>(
     `select ${IDENTITY_COLUMNS} from identities where account_id = $1 and id = any($2::uuid[])`,
     [accountId, [...new Set(ids)]],
   );
-  return rows;
+  return rows.map(subjectIdentityRow);
 }
 
 export async function findIdentityOfType(db: Executor, accountId: string, id: string, type: string) {
-  const { rows } = await db.query<SubjectIdentityRow>(
+  const { rows } = await db.query<StoredSubjectIdentity>(
     `select ${IDENTITY_COLUMNS} from identities where account_id = $1 and id = $2 and type = $3`,
     [accountId, id, type],
   );
-  return rows[0];
+  return rows[0] && subjectIdentityRow(rows[0]);
 }
 
 /** resourceVersion of the latest version of objects of a cluster, by uid. */
