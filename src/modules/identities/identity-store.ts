@@ -283,26 +283,38 @@ async function deleteFacets(db: Executor, scope: ClusterScope, ids: string[], fa
   }
 }
 
-/** The facet rows of rewritten identities, replaced as a whole. */
+/**
+ * The facet rows of rewritten identities, made what their content says: rows no longer named are
+ * deleted, new ones inserted, and the rest left alone. A rewritten identity mostly keeps its
+ * resources and verbs (a binding that adds a rule on one more resource rewrites the identity),
+ * and deleting and inserting every facet row again wrote both of the table's indexes for each
+ * (docs/performance.md, "Fix 68").
+ */
 export async function replaceFacets(db: Executor, scope: ClusterScope, upserts: IdentityUpsert[]) {
-  await deleteFacets(
-    db,
-    scope,
-    upserts.map((upsert) => upsert.identity.id),
-  );
-  const rows = upserts.flatMap(({ identity, content }) =>
-    content.facets.map((facet) => ({ id: identity.id, ...facet })),
-  );
-  for (const batch of batches(rows, 5000)) {
+  for (const part of batches(upserts, 100)) {
+    const rows = part.flatMap(({ identity, content }) =>
+      content.facets.map((facet) => ({ id: identity.id, ...facet })),
+    );
+    // The delete and the insert see the same snapshot: the insert's conflicts are rows the
+    // delete keeps, so neither undoes the other.
     await db.query(
-      `insert into identity_facets (account_id, identity_id, facet, value)
-       select $1, id, facet, value from unnest($2::uuid[], $3::text[], $4::text[]) as v (id, facet, value)
+      `with facets as (
+         select * from unnest($3::uuid[], $4::text[], $5::text[]) as v (id, facet, value)
+       ), gone as (
+         delete from identity_facets f
+          where f.account_id = $1 and f.identity_id = any($2::uuid[])
+            and not exists (select 1 from facets n
+                             where n.id = f.identity_id and n.facet = f.facet and n.value = f.value)
+       )
+       insert into identity_facets (account_id, identity_id, facet, value)
+       select $1, id, facet, value from facets
        on conflict do nothing`,
       [
         scope.accountId,
-        batch.map((row) => row.id),
-        batch.map((row) => row.facet),
-        batch.map((row) => row.value),
+        part.map((upsert) => upsert.identity.id),
+        rows.map((row) => row.id),
+        rows.map((row) => row.facet),
+        rows.map((row) => row.value),
       ],
     );
   }
