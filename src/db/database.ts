@@ -26,21 +26,24 @@ export interface Executor {
   /** Runs several `;`-separated statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   /**
-   * Runs independent statements that return rows (a list page and its total) together, in one
-   * round trip where the engine can (PostgreSQL's pool: postgres.ts; PGlite: one call into it,
+   * Runs statements whose parameters do not depend on each other's results (a list page and its
+   * total, a recompute's writes) together, in order, in one round trip where the engine can
+   * (PostgreSQL: postgres.ts, scoped-statement.ts; PGlite: one call into it,
    * pglite-statements.ts); see `queryAll`.
    */
   queryAll?(statements: readonly Statement[]): Promise<QueryResult<Record<string, unknown>>[]>;
 }
 
 /**
- * Each statement's result, in order. Together in one round trip and one snapshot on PostgreSQL's
- * pool and on PGlite; in an open transaction on PostgreSQL, one after the other.
+ * Each statement's result, in order. Together in one round trip on both engines; in one snapshot
+ * on the pool, and in the open transaction (one snapshot each, as read committed takes them)
+ * inside one. An executor without `queryAll` runs them one after the other.
  */
 export function queryAll(
   db: Executor,
   statements: readonly Statement[],
 ): Promise<QueryResult<Record<string, unknown>>[]> {
+  if (statements.length === 0) return Promise.resolve([]);
   if (db.queryAll) return db.queryAll(statements);
   return Promise.all(statements.map((statement) => db.query(statement.sql, statement.params)));
 }

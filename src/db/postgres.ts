@@ -3,13 +3,24 @@ import copyStreams from 'pg-copy-streams';
 import { type Database, type DatabaseLogger, type Executor, type Statement, tableName } from './database.js';
 import { ROW_TYPES } from './pg-conversion.js';
 import { currentScope, scopeStatement, setScopeSql } from './scope.js';
-import { connectionStatements, queryAllInScope, queryInScope } from './scoped-statement.js';
+import {
+  connectionStatements,
+  queryAllInScope,
+  queryAllInTransaction,
+  queryInScope,
+} from './scoped-statement.js';
 
 function executorOf(client: pg.PoolClient): Executor {
   return {
     async query(sql, params) {
       const result = await client.query(sql, params as unknown[] | undefined);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    },
+    // In order, in one round trip (scoped-statement.ts): a recompute's writes run while the
+    // server computes what comes next (docs/performance.md, "Fix 69").
+    async queryAll(statements) {
+      const results = await queryAllInTransaction(client, statements);
+      return results.map((result) => ({ rows: result.rows, rowCount: result.rowCount ?? 0 }));
     },
     async exec(sql) {
       await client.query(sql);

@@ -19,11 +19,16 @@
  * snapshot, and pg's Query collects one result per statement, in order, as it does for a
  * multi-statement simple query (docs/performance.md, "Fix 16d"). Each is parsed once per
  * connection, which keeps it prepared (prepared-statements.ts, "Fix 37").
+ *
+ * Inside an open transaction the same message carries a transaction's statements with no scope
+ * (the transaction set it): they run in order, and the Sync ends no transaction block, so they
+ * stay the caller's to commit. The caller does not wait a round trip per statement, and can work
+ * while they run (docs/performance.md, "Fix 69").
  */
 import pg from 'pg';
 import type { Statement } from './database.js';
 import { PreparedStatements } from './prepared-statements.js';
-import { statementPipeline } from './statement-pipeline.js';
+import { type Pipeline, statementPipeline } from './statement-pipeline.js';
 
 /** What pg's Query does with the backend's messages: untyped internals of pg 8. */
 interface QueryInternals {
@@ -57,36 +62,43 @@ export function connectionStatements(capacity: number): ConnectionStatements {
   };
 }
 
-class ScopedQuery extends pg.Query {
+/** How a pipeline reaches a connection, and what a failed one leaves to clean up. */
+interface PipelineSource {
+  /** the message for this connection; may throw before anything is written */
+  build(connection: pg.Connection): Pipeline;
+  /** the pipeline failed: the statements it parsed may or may not exist on the connection */
+  failed(connection: pg.Connection, parsed: string[]): void;
+}
+
+class PipelineQuery extends pg.Query {
   /** false until the settings' statement has completed: its row is not the caller's */
-  private scopeDone = false;
+  private scopeDone: boolean;
 
   /**
-   * `statements` run in order before one Sync. The callback gets one result, or an array of them
-   * for several statements.
+   * The pipeline's statements (the last one's text names the query), after a scope statement
+   * whose answer is skipped when `scoped`. The callback gets one result, or an array of them for
+   * several statements.
    */
   constructor(
-    sessionOf: ConnectionStatements,
-    scope: Statement,
-    statements: readonly Statement[],
+    lastSql: string,
+    scoped: boolean,
+    source: PipelineSource,
     callback: (error: Error | undefined, result: pg.QueryResult | pg.QueryResult[]) => void,
   ) {
-    // pg's Query only reads the answer here (submit is ours): the last statement's text names it.
-    super({ text: statements[statements.length - 1]!.sql } as pg.QueryConfig, callback as never);
+    // pg's Query only reads the answer here (submit is ours).
+    super({ text: lastSql } as pg.QueryConfig, callback as never);
+    this.scopeDone = !scoped;
     const own = this as unknown as QueryInternals;
     const query = pg.Query.prototype as unknown as QueryInternals;
     let parsed: string[] = [];
     own.submit = (connection) => {
-      const session = sessionOf(connection);
-      // A value it cannot convert throws here, before anything is written: the error goes to the
-      // caller, which discards the connection (not a DatabaseError).
-      const pipeline = statementPipeline(session, statements, scope);
+      const pipeline = source.build(connection);
       parsed = pipeline.parsed;
       (connection as unknown as ConnectionSocket).stream.write(pipeline.message);
       return null;
     };
     own.handleError = (error, connection) => {
-      sessionOf(connection).forget(parsed);
+      source.failed(connection, parsed);
       query.handleError.call(this, error, connection);
     };
     own.handleDataRow = (msg) => {
@@ -97,6 +109,27 @@ class ScopedQuery extends pg.Query {
       else this.scopeDone = true;
     };
   }
+}
+
+/** `statements` after `scope`, each parsed once per connection (its session of prepared statements). */
+function scopedQuery(
+  sessionOf: ConnectionStatements,
+  scope: Statement,
+  statements: readonly Statement[],
+  callback: (error: Error | undefined, result: pg.QueryResult | pg.QueryResult[]) => void,
+): PipelineQuery {
+  return new PipelineQuery(
+    statements[statements.length - 1]!.sql,
+    true,
+    {
+      // A value it cannot convert throws here, before anything is written: pg submits a fresh
+      // client's query at once, so the error goes to the caller, which discards the connection
+      // (not a DatabaseError).
+      build: (connection) => statementPipeline(sessionOf(connection), statements, scope),
+      failed: (connection, parsed) => sessionOf(connection).forget(parsed),
+    },
+    callback,
+  );
 }
 
 /**
@@ -112,7 +145,7 @@ export function queryInScope<Row>(
 ): Promise<pg.QueryResult<Row & pg.QueryResultRow>> {
   return new Promise((resolve, reject) => {
     client.query(
-      new ScopedQuery(sessionOf, scope, [{ sql, params }], (error, result) =>
+      scopedQuery(sessionOf, scope, [{ sql, params }], (error, result) =>
         error ? reject(error) : resolve(result as pg.QueryResult<Row & pg.QueryResultRow>),
       ),
     );
@@ -131,10 +164,42 @@ export function queryAllInScope(
 ): Promise<pg.QueryResult[]> {
   return new Promise((resolve, reject) => {
     client.query(
-      new ScopedQuery(sessionOf, scope, statements, (error, result) => {
+      scopedQuery(sessionOf, scope, statements, (error, result) => {
         if (error) reject(error);
         else resolve(Array.isArray(result) ? result : [result]);
       }),
+    );
+  });
+}
+
+/** Statements inside transactions go unnamed, as pg's own query sends them (postgres.ts). */
+const UNNAMED = new PreparedStatements(0);
+
+/**
+ * Runs `statements` on `client` inside the transaction open on it, in order, in one round trip;
+ * one result per statement. After an error PostgreSQL skips the rest and the transaction is
+ * aborted, as the first failing statement alone would leave it.
+ *
+ * The message is built here, before pg queues the query: pg submits a queued query from its
+ * socket's callback, where a value that cannot be converted would throw past the caller.
+ */
+export function queryAllInTransaction(
+  client: pg.PoolClient,
+  statements: readonly Statement[],
+): Promise<pg.QueryResult[]> {
+  if (statements.length === 0) return Promise.resolve([]);
+  const pipeline = statementPipeline(UNNAMED, statements);
+  return new Promise((resolve, reject) => {
+    client.query(
+      new PipelineQuery(
+        statements[statements.length - 1]!.sql,
+        false,
+        { build: () => pipeline, failed: () => undefined },
+        (error, result) => {
+          if (error) reject(error);
+          else resolve(Array.isArray(result) ? result : [result]);
+        },
+      ),
     );
   });
 }

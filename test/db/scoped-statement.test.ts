@@ -181,3 +181,77 @@ test(
     }
   },
 );
+
+test('statements sent together inside a transaction run in it, in order, each seeing the last', async () => {
+  // Created by the owner: the application's role may not create tables (PGlite: the same session).
+  await database.owner.exec(
+    `create table transaction_pipeline_probe (n int primary key, label text);
+     ${database.url ? `grant select, insert, update on transaction_pipeline_probe to ${TEST_APP_ROLE.user}` : ''}`,
+  );
+  const results = await withSystemScope(() =>
+    database.db.transaction((tx) =>
+      queryAll(tx, [
+        { sql: 'insert into transaction_pipeline_probe values ($1, $2), ($3, $4)', params: [1, 'a', 2, 'b'] },
+        { sql: 'update transaction_pipeline_probe set label = label || $1 where n = $2', params: ['!', 2] },
+        { sql: 'select n, label from transaction_pipeline_probe order by n limit $1', params: [10] },
+        { sql: 'select txid_current()::text as xid where $1::int = 1', params: [1] },
+        { sql: 'select txid_current()::text as xid where $1::int = 1', params: [1] },
+      ]),
+    ),
+  );
+  assert.deepEqual(
+    results.map((result) => result.rowCount),
+    [2, 1, 2, 1, 1],
+  );
+  assert.deepEqual(results[2]?.rows, [
+    { n: 1, label: 'a' },
+    { n: 2, label: 'b!' },
+  ]);
+  assert.equal(results[3]?.rows[0]?.xid, results[4]?.rows[0]?.xid, 'one transaction');
+  const committed = await withSystemScope(() =>
+    database.db.query('select n, label from transaction_pipeline_probe where n > $1 order by n', [0]),
+  );
+  assert.deepEqual(committed.rows, results[2]?.rows);
+});
+
+test('a failure among statements sent inside a transaction rolls all of it back', async () => {
+  const db = database.db;
+  const probe = (sql: string, params: unknown[]) => ({ sql, params });
+  await assert.rejects(
+    withSystemScope(() =>
+      db.transaction(async (tx) => {
+        await tx.query('insert into transaction_pipeline_probe values ($1, $2)', [10, 'before']);
+        await queryAll(tx, [
+          probe('insert into transaction_pipeline_probe values ($1, $2)', [11, 'first']),
+          // a duplicate key: the rest is skipped and the transaction aborted
+          probe('insert into transaction_pipeline_probe values ($1, $2)', [1, 'again']),
+          probe('insert into transaction_pipeline_probe values ($1, $2)', [12, 'after']),
+        ]);
+      }),
+    ),
+    { code: '23505' },
+  );
+  // A value pg cannot convert, while another statement of the transaction is still running: the
+  // caller gets the error, and nothing of the transaction stays.
+  const circular: Record<string, unknown> = {};
+  circular.self = circular;
+  await assert.rejects(
+    withSystemScope(() =>
+      db.transaction(async (tx) => {
+        const running = tx.query('insert into transaction_pipeline_probe values ($1, $2)', [13, 'running']);
+        const sent = queryAll(tx, [
+          probe('insert into transaction_pipeline_probe values ($1, $2)', [14, circular]),
+        ]);
+        await Promise.all([running, sent]);
+      }),
+    ),
+    TypeError,
+  );
+  const stored = await withSystemScope(() =>
+    db.query<{ n: number }>('select n from transaction_pipeline_probe where n > $1 order by n', [0]),
+  );
+  assert.deepEqual(
+    stored.rows.map((row) => row.n),
+    [1, 2],
+  );
+});

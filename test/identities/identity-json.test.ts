@@ -10,11 +10,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { type Executor, queryAll } from '../../src/db/database.js';
 import type { Risk } from '../../src/engines/rbac/index.js';
 import { toApiRisk } from '../../src/modules/identities/mapping.js';
 import { findRisksOf, findRiskTextsOf, type RiskRow } from '../../src/modules/identities/repository.js';
 import { risksJsonByIdentity } from '../../src/modules/identities/risk-json.js';
-import { writeRisks } from '../../src/modules/identities/risk-store.js';
+import { riskStatements } from '../../src/modules/identities/risk-store.js';
 import type { KubeJson } from '../ingest/sample.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
 import {
@@ -30,6 +31,10 @@ import {
   serviceAccount,
   storeAccessAsJsonbOnly,
 } from './support.js';
+
+/** The recompute's risk statements, run as it runs them: together, in order. */
+const writeRisks = (db: Executor, ...args: Parameters<typeof riskStatements>) =>
+  queryAll(db, riskStatements(...args));
 
 let t: TestApp;
 let tenant: TestTenant;

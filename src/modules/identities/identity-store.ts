@@ -1,8 +1,11 @@
 /**
  * SQL of the recompute step for identity rows and their facets. Every statement is scoped by
  * account (and cluster where it reads) and writes many rows at once.
+ *
+ * The reads and writes of a recompute's part are built here as statements and run by the caller
+ * together, in one round trip (recompute.ts): none takes its parameters from another's result.
  */
-import type { Executor } from '../../db/database.js';
+import type { Executor, QueryResult, Statement } from '../../db/database.js';
 import { scoreIdentity } from '../../engines/rbac/scoring.js';
 import { iso } from '../../http/ids.js';
 import { batches } from '../../ingest/batches.js';
@@ -27,20 +30,18 @@ interface StoredIdentityRow {
   json_cached: boolean;
 }
 
-/** The cluster's stored identities, or only those with these ids (the delta recompute). */
-export async function loadStoredIdentities(
-  db: Executor,
-  scope: ClusterScope,
-  ids?: readonly string[],
-): Promise<Map<string, StoredIdentity>> {
-  const { rows } = await db.query<StoredIdentityRow>(
-    `select id, status, resolved_at, resolved_reason, deleted_at, created_at, updated_at, last_used_at,
-            last_detected_at, content_hash,
-            (assigned_roles_json is not null and access_json is not null) as json_cached
-       from identities where account_id = $1 and cluster_id = $2
-        ${ids === undefined ? '' : 'and id = any($3::uuid[])'}`,
-    ids === undefined ? [scope.accountId, scope.clusterId] : [scope.accountId, scope.clusterId, ids],
-  );
+/** The stored identities of the cluster with these ids; read by `storedIdentities`. */
+export const storedIdentitiesStatement = (scope: ClusterScope, ids: readonly string[]): Statement => ({
+  sql: `select id, status, resolved_at, resolved_reason, deleted_at, created_at, updated_at, last_used_at,
+               last_detected_at, content_hash,
+               (assigned_roles_json is not null and access_json is not null) as json_cached
+          from identities where account_id = $1 and cluster_id = $2 and id = any($3::uuid[])`,
+  params: [scope.accountId, scope.clusterId, ids],
+});
+
+/** The rows of `storedIdentitiesStatement`, by id. */
+export function storedIdentities(result: QueryResult<Record<string, unknown>>): Map<string, StoredIdentity> {
+  const rows = result.rows as unknown as StoredIdentityRow[];
   return new Map(
     rows.map((row) => [
       row.id,
@@ -171,12 +172,13 @@ function upsertValues(scope: IdentityScope, { identity, content, lifecycle }: Id
   ];
 }
 
+const UPSERT_UPDATES = UPSERT_COLUMNS.filter((c) => !['account_id', 'id', 'created_at'].includes(c))
+  .map((column) => `${column} = excluded.${column}`)
+  .join(', ');
+
 /** Whole rows (new or changed identities), in statements of up to 200 rows. */
-export async function upsertIdentities(db: Executor, scope: IdentityScope, upserts: IdentityUpsert[]) {
-  const updates = UPSERT_COLUMNS.filter((c) => !['account_id', 'id', 'created_at'].includes(c))
-    .map((column) => `${column} = excluded.${column}`)
-    .join(', ');
-  for (const batch of batches(upserts, 200)) {
+export function upsertStatements(scope: IdentityScope, upserts: readonly IdentityUpsert[]): Statement[] {
+  return [...batches(upserts, 200)].map((batch) => {
     const params: unknown[] = [];
     const rows = batch.map((upsert) => {
       const slots = upsertValues(scope, upsert).map((value, index) => {
@@ -186,29 +188,27 @@ export async function upsertIdentities(db: Executor, scope: IdentityScope, upser
       });
       return `(${slots.join(', ')})`;
     });
-    await db.query(
-      `insert into identities (${UPSERT_COLUMNS.join(', ')}) values ${rows.join(', ')}
-       on conflict (account_id, id) do update set ${updates}`,
+    return {
+      sql: `insert into identities (${UPSERT_COLUMNS.join(', ')}) values ${rows.join(', ')}
+            on conflict (account_id, id) do update set ${UPSERT_UPDATES}`,
       params,
-    );
-  }
+    };
+  });
 }
 
 /** Unchanged identities whose last use or last detection moved on. */
-export async function touchIdentities(db: Executor, scope: IdentityScope, touches: IdentityTouch[]) {
-  for (const batch of batches(touches)) {
-    await db.query(
-      `update identities i set last_used_at = v.last_used_at, last_detected_at = v.last_detected_at
-         from unnest($2::uuid[], $3::timestamptz[], $4::timestamptz[]) as v (id, last_used_at, last_detected_at)
-        where i.account_id = $1 and i.id = v.id`,
-      [
-        scope.accountId,
-        batch.map((touch) => touch.id),
-        batch.map((touch) => touch.last_used_at),
-        batch.map((touch) => touch.last_detected_at),
-      ],
-    );
-  }
+export function touchStatements(scope: IdentityScope, touches: readonly IdentityTouch[]): Statement[] {
+  return [...batches(touches)].map((batch) => ({
+    sql: `update identities i set last_used_at = v.last_used_at, last_detected_at = v.last_detected_at
+            from unnest($2::uuid[], $3::timestamptz[], $4::timestamptz[]) as v (id, last_used_at, last_detected_at)
+           where i.account_id = $1 and i.id = v.id`,
+    params: [
+      scope.accountId,
+      batch.map((touch) => touch.id),
+      batch.map((touch) => touch.last_used_at),
+      batch.map((touch) => touch.last_detected_at),
+    ],
+  }));
 }
 
 /**
@@ -216,41 +216,41 @@ export async function touchIdentities(db: Executor, scope: IdentityScope, touche
  * whose content is still the one the text was built from are written (the hash guards it); the
  * jsonb they were read through until now goes (migration 0063).
  */
-export async function fillCachedAccess(db: Executor, scope: IdentityScope, fills: IdentityFill[]) {
-  for (const batch of batches(fills, 200)) {
+export function fillStatements(scope: IdentityScope, fills: readonly IdentityFill[]): Statement[] {
+  return [...batches(fills, 200)].map((batch) => {
     const access = batch.map((fill) => fill.content.cachedAccess());
-    await db.query(
-      `update identities i set assigned_roles_json = v.roles, access_json = v.access, rbac_objects = null
-         from unnest($2::uuid[], $3::text[], $4::text[], $5::text[]) as v (id, hash, roles, access)
-        where i.account_id = $1 and i.id = v.id and i.content_hash = v.hash`,
-      [
+    return {
+      sql: `update identities i set assigned_roles_json = v.roles, access_json = v.access, rbac_objects = null
+              from unnest($2::uuid[], $3::text[], $4::text[], $5::text[]) as v (id, hash, roles, access)
+             where i.account_id = $1 and i.id = v.id and i.content_hash = v.hash`,
+      params: [
         scope.accountId,
         batch.map((fill) => fill.id),
         batch.map((fill) => fill.content.hash),
         access.map((text) => text.assignedRolesJson),
         access.map((text) => text.accessJson),
       ],
-    );
-  }
+    };
+  });
 }
 
 const NO_RISK = scoreIdentity([]);
 
 /** Vanished identities: resolved, no score left; their last permissions stay as history. */
-export async function removeIdentities(db: Executor, scope: IdentityScope, removals: IdentityRemoval[]) {
-  for (const batch of batches(removals)) {
+export function removalStatements(scope: IdentityScope, removals: readonly IdentityRemoval[]): Statement[] {
+  const updates = [...batches(removals)].map((batch) => {
     const column = <K extends keyof IdentityRemoval['lifecycle']>(key: K) =>
       batch.map((removal) => removal.lifecycle[key]);
-    await db.query(
-      `update identities i
-          set status = v.status, resolved_at = v.resolved_at, resolved_reason = v.resolved_reason,
-              deleted_at = v.deleted_at, updated_at = v.updated_at, last_detected_at = v.last_detected_at,
-              risk_score = $2, risk_level = $3, risk_types = '{}', risks_summary = $4::jsonb
-         from unnest($5::uuid[], $6::text[], $7::timestamptz[], $8::text[], $9::timestamptz[],
-                     $10::timestamptz[], $11::timestamptz[])
-              as v (id, status, resolved_at, resolved_reason, deleted_at, updated_at, last_detected_at)
-        where i.account_id = $1 and i.id = v.id`,
-      [
+    return {
+      sql: `update identities i
+               set status = v.status, resolved_at = v.resolved_at, resolved_reason = v.resolved_reason,
+                   deleted_at = v.deleted_at, updated_at = v.updated_at, last_detected_at = v.last_detected_at,
+                   risk_score = $2, risk_level = $3, risk_types = '{}', risks_summary = $4::jsonb
+              from unnest($5::uuid[], $6::text[], $7::timestamptz[], $8::text[], $9::timestamptz[],
+                          $10::timestamptz[], $11::timestamptz[])
+                   as v (id, status, resolved_at, resolved_reason, deleted_at, updated_at, last_detected_at)
+             where i.account_id = $1 and i.id = v.id`,
+      params: [
         scope.accountId,
         NO_RISK.risk_score,
         NO_RISK.risk_level,
@@ -263,24 +263,14 @@ export async function removeIdentities(db: Executor, scope: IdentityScope, remov
         column('updated_at'),
         column('last_detected_at'),
       ],
-    );
-  }
-  await deleteFacets(
-    db,
-    scope,
-    removals.map((removal) => removal.id),
-    'risk',
-  );
-}
-
-async function deleteFacets(db: Executor, scope: ClusterScope, ids: string[], facet?: string) {
-  for (const batch of batches(ids)) {
-    await db.query(
-      `delete from identity_facets where account_id = $1 and identity_id = any($2::uuid[])
-         ${facet ? 'and facet = $3' : ''}`,
-      facet ? [scope.accountId, batch, facet] : [scope.accountId, batch],
-    );
-  }
+    };
+  });
+  // A resolved identity has no risk left to filter by.
+  const riskFacets = [...batches(removals)].map((batch) => ({
+    sql: `delete from identity_facets where account_id = $1 and identity_id = any($2::uuid[]) and facet = 'risk'`,
+    params: [scope.accountId, batch.map((removal) => removal.id)],
+  }));
+  return [...updates, ...riskFacets];
 }
 
 /**
@@ -290,32 +280,32 @@ async function deleteFacets(db: Executor, scope: ClusterScope, ids: string[], fa
  * and deleting and inserting every facet row again wrote both of the table's indexes for each
  * (docs/performance.md, "Fix 68").
  */
-export async function replaceFacets(db: Executor, scope: ClusterScope, upserts: IdentityUpsert[]) {
-  for (const part of batches(upserts, 100)) {
+export function facetStatements(scope: ClusterScope, upserts: readonly IdentityUpsert[]): Statement[] {
+  return [...batches(upserts, 100)].map((part) => {
     const rows = part.flatMap(({ identity, content }) =>
       content.facets.map((facet) => ({ id: identity.id, ...facet })),
     );
     // The delete and the insert see the same snapshot: the insert's conflicts are rows the
     // delete keeps, so neither undoes the other.
-    await db.query(
-      `with facets as (
-         select * from unnest($3::uuid[], $4::text[], $5::text[]) as v (id, facet, value)
-       ), gone as (
-         delete from identity_facets f
-          where f.account_id = $1 and f.identity_id = any($2::uuid[])
-            and not exists (select 1 from facets n
-                             where n.id = f.identity_id and n.facet = f.facet and n.value = f.value)
-       )
-       insert into identity_facets (account_id, identity_id, facet, value)
-       select $1, id, facet, value from facets
-       on conflict do nothing`,
-      [
+    return {
+      sql: `with facets as (
+              select * from unnest($3::uuid[], $4::text[], $5::text[]) as v (id, facet, value)
+            ), gone as (
+              delete from identity_facets f
+               where f.account_id = $1 and f.identity_id = any($2::uuid[])
+                 and not exists (select 1 from facets n
+                                  where n.id = f.identity_id and n.facet = f.facet and n.value = f.value)
+            )
+            insert into identity_facets (account_id, identity_id, facet, value)
+            select $1, id, facet, value from facets
+            on conflict do nothing`,
+      params: [
         scope.accountId,
         part.map((upsert) => upsert.identity.id),
         rows.map((row) => row.id),
         rows.map((row) => row.facet),
         rows.map((row) => row.value),
       ],
-    );
-  }
+    };
+  });
 }

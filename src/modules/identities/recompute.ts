@@ -14,7 +14,8 @@
  * 3. a part of a hundred identities at a time: compute them, diff them against their stored
  *    rows and risks (planRecompute, reconcileIdentity) and write only what changed: new and
  *    changed identities whole, fresher timestamps for the rest, vanished identities and risks
- *    resolved (kept, never deleted);
+ *    resolved (kept, never deleted). A part's writes and the next part's reads go to the
+ *    database together, and run while the next part is computed;
  * 4. when an identity changed, refresh the cluster's filter values (#15) and the account's
  *    report (#18); the ingestion hook then has the identity findings evaluated
  *    (createIdentitiesPushListener).
@@ -24,7 +25,7 @@
  */
 
 import { catchUpAccountStatistics } from '../../db/account-statistics.js';
-import type { Executor } from '../../db/database.js';
+import { type Executor, queryAll, type Statement } from '../../db/database.js';
 import {
   type ComputedIdentity,
   identityId,
@@ -38,19 +39,20 @@ import { syncRbacObjects } from '../rbac/sync.js';
 import { type PushDelta, readPushDelta } from './delta.js';
 import { loadSourcesOf, parseIdentityKey } from './delta-sources.js';
 import { refreshFilterValues, writeIdentitiesReport } from './derived-store.js';
-import type { UpdatedAtByUid } from './identity-content.js';
 import {
-  fillCachedAccess,
+  facetStatements,
+  fillStatements,
+  type IdentityScope,
   loadLiveIdentityIds,
-  loadStoredIdentities,
-  removeIdentities,
-  replaceFacets,
-  touchIdentities,
-  upsertIdentities,
+  removalStatements,
+  storedIdentities,
+  storedIdentitiesStatement,
+  touchStatements,
+  upsertStatements,
 } from './identity-store.js';
-import { planRecompute } from './plan.js';
+import { type PlanContext, planRecompute, type RecomputePlan } from './plan.js';
 import { possibleIdentities } from './possible.js';
-import { loadStoredRisks, writeRisks } from './risk-store.js';
+import { riskStatements, storedRisks, storedRisksStatement } from './risk-store.js';
 import { isLinked, rebuildLinks, replaceLinks } from './source-links.js';
 import type { KnownObjects, PushedVersions, SourceScope } from './source-queries.js';
 import {
@@ -89,58 +91,47 @@ export const touchesIdentities = (objects: readonly { kind: string }[]): boolean
 export const changedIdentities = (summary: RecomputeSummary | null): boolean =>
   summary !== null && (summary.identitiesWritten > 0 || summary.identitiesRemoved > 0);
 
-/** What every part of one recompute shares. */
-interface WriteContext {
-  db: Executor;
-  cluster: RecomputeCluster;
-  tenantId: string;
-  now: string;
-  updatedAt: UpdatedAtByUid;
-}
+/** The reads a part is planned from: its identities' stored rows, then their stored risks. */
+const readStatements = (scope: IdentityScope, identityIds: readonly string[]): Statement[] => [
+  storedIdentitiesStatement(scope, identityIds),
+  storedRisksStatement(scope, identityIds),
+];
 
 /**
- * Diffs these computed identities against the stored ones with these ids and writes what changed.
- * Stored identities outside `identityIds` are left alone; those inside it that were not computed
- * are resolved.
+ * What a part's plan writes, in this order. Stored identities outside `identityIds` are left
+ * alone; those inside it that were not computed are resolved (the plan says how).
  */
-async function writePart(
-  context: WriteContext,
-  computed: readonly ComputedIdentity[],
+const writeStatements = (
+  scope: IdentityScope,
+  now: string,
+  plan: RecomputePlan,
   identityIds: readonly string[],
-): Promise<RecomputeSummary> {
-  const { db, cluster, tenantId, now, updatedAt } = context;
-  const scope: ClusterScope = { accountId: cluster.accountId, clusterId: cluster.clusterId };
-  const plan = planRecompute(
-    computed,
-    await loadStoredIdentities(db, scope, identityIds),
-    await loadStoredRisks(db, scope, identityIds),
-    { accountId: cluster.accountId, tenantId, now, updatedAt },
-  );
-  const identityScope = { ...scope, tenantId };
-  await upsertIdentities(db, identityScope, plan.upserts);
-  await replaceFacets(db, scope, plan.upserts);
-  await touchIdentities(db, identityScope, plan.touches);
-  await fillCachedAccess(db, identityScope, plan.fills);
-  await removeIdentities(db, identityScope, plan.removals);
-  await writeRisks(db, scope, plan, now, identityIds);
-  return {
-    identities: computed.length,
-    risks: computed.reduce((sum, identity) => sum + identity.risks.length, 0),
-    identitiesWritten: plan.upserts.length,
-    identitiesRemoved: plan.removals.length,
-    risksWritten: plan.riskUpserts.length,
-    risksResolved: plan.riskResolutions.length,
-  };
-}
+): Statement[] => [
+  ...upsertStatements(scope, plan.upserts),
+  ...facetStatements(scope, plan.upserts),
+  ...touchStatements(scope, plan.touches),
+  ...fillStatements(scope, plan.fills),
+  ...removalStatements(scope, plan.removals),
+  ...riskStatements(scope, plan, now, identityIds),
+];
+
+const summaryOf = (computed: readonly ComputedIdentity[], plan: RecomputePlan): RecomputeSummary => ({
+  identities: computed.length,
+  risks: computed.reduce((sum, identity) => sum + identity.risks.length, 0),
+  identitiesWritten: plan.upserts.length,
+  identitiesRemoved: plan.removals.length,
+  risksWritten: plan.riskUpserts.length,
+  risksResolved: plan.riskResolutions.length,
+});
 
 /**
  * Identities computed, planned and written per part of a recompute. A part holds its computed
  * identities, their stored rows and the API texts of the rewritten ones until written; a large
  * cluster's held at once were over 100 MB of heap (docs/performance.md, "Fix 27" and "Fix 28").
- * A part lives across several round trips to the database, long enough for the young generation
- * to promote what it holds to the old one, where it waits for a full collection: with parts of
- * 500, a large cluster's binding pushes peaked 30 MiB higher than with parts of 100, for the same
- * CPU ("Fix 29").
+ * A part lives across round trips to the database (its reads, then its writes while the next
+ * part is computed), long enough for the young generation to promote what it holds to the old
+ * one, where it waits for a full collection: with parts of 500, a large cluster's binding pushes
+ * peaked 30 MiB higher than with parts of 100, for the same CPU ("Fix 29").
  */
 const PART_SIZE = 100;
 
@@ -158,10 +149,14 @@ async function writeComputed(
   at: Date,
   identityIds?: readonly string[],
 ): Promise<RecomputeSummary> {
-  const context: WriteContext = {
-    db,
-    cluster,
+  const scope: IdentityScope = {
+    accountId: cluster.accountId,
+    clusterId: cluster.clusterId,
     tenantId: await findTenantOfAccount(db, cluster.accountId),
+  };
+  const planContext: PlanContext = {
+    accountId: cluster.accountId,
+    tenantId: scope.tenantId,
     now: at.toISOString(),
     updatedAt: new Map(
       sources
@@ -172,11 +167,28 @@ async function writeComputed(
   // The delta names its identities; a whole-cluster recompute also resolves every live stored
   // identity it does not compute.
   const ids = identityIds ?? [...new Set([...prepared.ids, ...(await loadLiveIdentityIds(db, cluster))])];
-  const parts: RecomputeSummary[] = [];
-  for (const part of batches(ids, PART_SIZE)) {
-    parts.push(await writePart(context, prepared.compute(part), part));
+  const parts = [...batches(ids, PART_SIZE)];
+  const summaries: RecomputeSummary[] = [];
+  // A part's writes travel with the next part's reads, in one round trip, and the database runs
+  // them while this process computes that next part: a push's recompute no longer waits on one
+  // for the other (docs/performance.md, "Fix 69"). Only the last two results are reads.
+  let inFlight = queryAll(db, parts.length > 0 ? readStatements(scope, parts[0]!) : []);
+  for (const [index, part] of parts.entries()) {
+    // Handled here so that a throw below cannot leave its rejection unhandled; awaited next.
+    inFlight.catch(() => undefined);
+    const computed = prepared.compute(part);
+    const results = await inFlight;
+    const [identities, risks] = results.slice(-2);
+    const plan = planRecompute(computed, storedIdentities(identities!), storedRisks(risks!), planContext);
+    summaries.push(summaryOf(computed, plan));
+    const next = parts[index + 1];
+    inFlight = queryAll(db, [
+      ...writeStatements(scope, planContext.now, plan, part),
+      ...(next === undefined ? [] : readStatements(scope, next)),
+    ]);
   }
-  const total = (field: keyof RecomputeSummary) => parts.reduce((sum, part) => sum + part[field], 0);
+  await inFlight;
+  const total = (field: keyof RecomputeSummary) => summaries.reduce((sum, part) => sum + part[field], 0);
   const summary: RecomputeSummary = {
     identities: total('identities'),
     risks: total('risks'),
