@@ -216,16 +216,21 @@ test('statements sent together inside a transaction run in it, in order, each se
 
 test('a failure among statements sent inside a transaction rolls all of it back', async () => {
   const db = database.db;
+  await database.owner.exec(
+    `create table transaction_rollback_probe (n int primary key, label text);
+     insert into transaction_rollback_probe values (1, 'a'), (2, 'b');
+     ${database.url ? `grant select, insert on transaction_rollback_probe to ${TEST_APP_ROLE.user}` : ''}`,
+  );
   const probe = (sql: string, params: unknown[]) => ({ sql, params });
   await assert.rejects(
     withSystemScope(() =>
       db.transaction(async (tx) => {
-        await tx.query('insert into transaction_pipeline_probe values ($1, $2)', [10, 'before']);
+        await tx.query('insert into transaction_rollback_probe values ($1, $2)', [10, 'before']);
         await queryAll(tx, [
-          probe('insert into transaction_pipeline_probe values ($1, $2)', [11, 'first']),
+          probe('insert into transaction_rollback_probe values ($1, $2)', [11, 'first']),
           // a duplicate key: the rest is skipped and the transaction aborted
-          probe('insert into transaction_pipeline_probe values ($1, $2)', [1, 'again']),
-          probe('insert into transaction_pipeline_probe values ($1, $2)', [12, 'after']),
+          probe('insert into transaction_rollback_probe values ($1, $2)', [1, 'again']),
+          probe('insert into transaction_rollback_probe values ($1, $2)', [12, 'after']),
         ]);
       }),
     ),
@@ -238,9 +243,9 @@ test('a failure among statements sent inside a transaction rolls all of it back'
   await assert.rejects(
     withSystemScope(() =>
       db.transaction(async (tx) => {
-        const running = tx.query('insert into transaction_pipeline_probe values ($1, $2)', [13, 'running']);
+        const running = tx.query('insert into transaction_rollback_probe values ($1, $2)', [13, 'running']);
         const sent = queryAll(tx, [
-          probe('insert into transaction_pipeline_probe values ($1, $2)', [14, circular]),
+          probe('insert into transaction_rollback_probe values ($1, $2)', [14, circular]),
         ]);
         await Promise.all([running, sent]);
       }),
@@ -248,7 +253,7 @@ test('a failure among statements sent inside a transaction rolls all of it back'
     TypeError,
   );
   const stored = await withSystemScope(() =>
-    db.query<{ n: number }>('select n from transaction_pipeline_probe where n > $1 order by n', [0]),
+    db.query<{ n: number }>('select n from transaction_rollback_probe where n > $1 order by n', [0]),
   );
   assert.deepEqual(
     stored.rows.map((row) => row.n),

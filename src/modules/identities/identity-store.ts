@@ -238,7 +238,8 @@ const NO_RISK = scoreIdentity([]);
 
 /** Vanished identities: resolved, no score left; their last permissions stay as history. */
 export function removalStatements(scope: IdentityScope, removals: readonly IdentityRemoval[]): Statement[] {
-  const updates = [...batches(removals)].map((batch) => {
+  const parts = [...batches(removals)];
+  const updates = parts.map((batch) => {
     const column = <K extends keyof IdentityRemoval['lifecycle']>(key: K) =>
       batch.map((removal) => removal.lifecycle[key]);
     return {
@@ -266,7 +267,7 @@ export function removalStatements(scope: IdentityScope, removals: readonly Ident
     };
   });
   // A resolved identity has no risk left to filter by.
-  const riskFacets = [...batches(removals)].map((batch) => ({
+  const riskFacets = parts.map((batch) => ({
     sql: `delete from identity_facets where account_id = $1 and identity_id = any($2::uuid[]) and facet = 'risk'`,
     params: [scope.accountId, batch.map((removal) => removal.id)],
   }));
