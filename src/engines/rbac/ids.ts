@@ -7,6 +7,7 @@
  *   identityId('c1', 'ServiceAccount', 'payments', 'api') // same UUID on every run
  */
 import { hash } from 'node:crypto';
+import { version5Uuid } from '../../version5-uuid.js';
 
 /** Arbitrary fixed UUID namespace of the engine (RFC 9562 name-based ids, version 5). */
 const NAMESPACE = Buffer.from('5f0c3c7e8a2b4d6e9f1a2b3c4d5e6f70', 'hex');
@@ -29,11 +30,7 @@ export function stableId(...parts: readonly string[]): string {
     NAMESPACE.copy(material);
   }
   const length = NAMESPACE.length + material.write(name, NAMESPACE.length, 'utf8');
-  const digest = hash('sha1', material.subarray(0, length), 'buffer');
-  digest[6] = ((digest[6] ?? 0) & 0x0f) | 0x50;
-  digest[8] = ((digest[8] ?? 0) & 0x3f) | 0x80;
-  const hex = digest.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return version5Uuid(hash('sha1', material.subarray(0, length), 'buffer'));
 }
 
 /** Identity id: kind is `ServiceAccount`, `User` or `Group`; namespace '' except for service accounts. */

@@ -8,6 +8,7 @@
  */
 import { hash } from 'node:crypto';
 import type { Executor } from '../../db/database.js';
+import { version5Uuid } from '../../version5-uuid.js';
 import * as inventory from './inventory-store.js';
 import type { KubeObject, OwnerRef } from './object.js';
 import { MAX_OWNER_DEPTH, type OwnerNode, type ResolvedOwner, resolveTopOwner } from './owners.js';
@@ -57,11 +58,7 @@ export interface InventoryChanges {
 /** A UUID (version 5 layout) derived from its parts: a container keeps its id across pushes. */
 export function stableId(...parts: string[]): string {
   // crypto.hash: one call instead of a Hash object per id (a scan push makes one per CVE row)
-  const digest = hash('sha1', parts.join('\u0000'), 'buffer');
-  digest[6] = ((digest[6] ?? 0) & 0x0f) | 0x50;
-  digest[8] = ((digest[8] ?? 0) & 0x3f) | 0x80;
-  const hex = digest.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return version5Uuid(hash('sha1', parts.join('\u0000'), 'buffer'));
 }
 
 /** Loads the owner chains starting at these uids, one query per level. */
