@@ -8,17 +8,14 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { versionFiveText } from '../../../test/support/version5-reference.js';
 import { identityId, rbacObjectId, stableId } from './ids.js';
 
 const NAMESPACE = Buffer.from('5f0c3c7e8a2b4d6e9f1a2b3c4d5e6f70', 'hex');
 
 /** SHA-1 of the namespace and the name's UTF-8, version and variant bits set, as RFC 9562 writes it. */
 function versionFive(name: string): string {
-  const digest = createHash('sha1').update(NAMESPACE).update(name, 'utf8').digest();
-  digest[6] = ((digest[6] ?? 0) & 0x0f) | 0x50;
-  digest[8] = ((digest[8] ?? 0) & 0x3f) | 0x80;
-  const hex = digest.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return versionFiveText(createHash('sha1').update(NAMESPACE).update(name, 'utf8').digest());
 }
 
 test('ids stored by earlier releases come out the same', () => {

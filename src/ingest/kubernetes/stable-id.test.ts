@@ -9,15 +9,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { versionFiveText } from '../../../test/support/version5-reference.js';
 import { stableId } from './inventory.js';
 
 /** SHA-1 of the parts joined with NUL, version and variant bits set, in UUID form. */
 function joinedNameUuid(parts: readonly string[]): string {
-  const digest = createHash('sha1').update(parts.join('\u0000'), 'utf8').digest();
-  digest[6] = ((digest[6] ?? 0) & 0x0f) | 0x50;
-  digest[8] = ((digest[8] ?? 0) & 0x3f) | 0x80;
-  const hex = digest.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return versionFiveText(createHash('sha1').update(parts.join('\u0000'), 'utf8').digest());
 }
 
 test('ids stored by earlier releases come out the same', () => {
