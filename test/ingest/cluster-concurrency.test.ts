@@ -8,10 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Executor } from '../../src/db/database.js';
 import { lockScans } from '../../src/modules/vulnerabilities/scan-store.js';
 import { createTenant, startTestApp, type TestApp } from '../support/harness.js';
+import { pushesWaitingForAdvisoryLock, waitFor } from '../support/lock-waits.js';
 import { createCluster, list, push, sampleItems } from './sample.js';
 
 let t: TestApp;
@@ -19,23 +18,6 @@ before(async () => {
   t = await startTestApp();
 });
 after(() => t.close());
-
-/**
- * Backends of this database waiting for an advisory lock (the scan lock) that have already written
- * to `table`: pushes past their cluster's own rows. From pg_locks, which every role sees whole.
- */
-async function pushesWaitingForScanLock(db: Executor, table = 'inventory_containers'): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    `select count(distinct waiting.pid)::int as n
-       from pg_locks waiting
-       join pg_locks written on written.pid = waiting.pid
-      where waiting.locktype = 'advisory' and not waiting.granted
-        and waiting.database = (select oid from pg_database where datname = current_database())
-        and written.granted and written.relation = $1::regclass`,
-    [table],
-  );
-  return rows[0]?.n ?? 0;
-}
 
 test('pushes to two clusters of one account store their own rows at once, then take turns', {
   skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL: set DATABASE_URL',
@@ -51,14 +33,10 @@ test('pushes to two clusters of one account store their own rows at once, then t
   await t.db.transaction(async (tx) => {
     await lockScans(tx, tenant.accountId);
     pushes = clusters.map((cluster) => push(t, tenant.adminToken, tenant.accountId, cluster.id, list(pods)));
-    let waiting = 0;
-    for (let tries = 0; tries < 400 && waiting < 2; tries++) {
-      await sleep(50);
-      waiting = await pushesWaitingForScanLock(tx);
-    }
+    const waiting = await waitFor(() => pushesWaitingForAdvisoryLock(tx, 'inventory_containers'), 2);
     assert.equal(waiting, 2, 'both pushes wrote their containers before waiting for the scan lock');
     // And their pods' misconfiguration findings, the cluster's own (docs/performance.md, "Fix 47").
-    assert.equal(await pushesWaitingForScanLock(tx, 'findings'), 2, 'both wrote their findings too');
+    assert.equal(await pushesWaitingForAdvisoryLock(tx, 'findings'), 2, 'both wrote their findings too');
   });
   for (const res of await Promise.all(pushes)) assert.equal(res.status, 200, res.text);
 

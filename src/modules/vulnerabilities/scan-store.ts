@@ -2,7 +2,8 @@
  * SQL of the scan facts: the image row, the packages it holds and its findings. Writes are
  * multi-row statements over `unnest` arrays, one per batch of rows (src/ingest/batches.ts), the
  * first batches joined to the image's upsert (writeScanFacts). Every statement names the account.
- * The caller holds the account's scan lock (lockScans).
+ * The caller holds the image's lock (lockImage); the account's scan lock (lockScans) is for the
+ * rows derived from the facts of every image.
  */
 import { arrayLiteral } from '../../db/array-literal.js';
 import type { Executor } from '../../db/database.js';
@@ -20,8 +21,9 @@ export interface StoredImage {
 }
 
 /**
- * Serialises scan ingestion per account: the derived package and CVE rows are shared by every
- * image of the account, so two scans recomputing them at once would each miss the other's facts.
+ * Serialises the derived half of scan ingestion per account: the package and CVE rows are shared
+ * by every image of the account, so two scans recomputing them at once would each miss the
+ * other's facts. A scan push takes it once its image's own facts are written (storeScan).
  * Kubernetes pushes take it too, after their cluster lock and their cluster's own rows
  * (clusters/ingest-service.ts), as they recompute the CVE rows' usage (usage-listener.ts) and the
  * findings of the images they start or stop. Reads are not blocked.
@@ -30,6 +32,20 @@ export async function lockScans(tx: Executor, accountId: string) {
   await tx.query(`select pg_advisory_xact_lock(hashtextextended('posture.vulnerability-scans.' || $1, 0))`, [
     accountId,
   ]);
+}
+
+/**
+ * Serialises the pushes of one image of an account, from the reading of its stored scan to the
+ * commit: its facts (the image row, its package links and findings) are keyed by the image, so
+ * pushes of other images write theirs at the same time, and queue only for the account's scan
+ * lock, which the derived rows need (storeScan). Two images whose keys hash alike would merely
+ * take turns.
+ */
+export async function lockImage(tx: Executor, accountId: string, imageKey: string) {
+  await tx.query(
+    `select pg_advisory_xact_lock(hashtextextended('posture.vulnerability-image.' || $1 || '.' || $2, 0))`,
+    [accountId, imageKey],
+  );
 }
 
 export async function findImage(tx: Executor, accountId: string, imageKey: string) {

@@ -22,7 +22,9 @@ export async function storeScan(
   rows: ScanRows,
   now: Date,
 ): Promise<ScanOutcome> {
-  await store.lockScans(tx, scope.accountId);
+  // The image's facts are its own: pushes of one image take turns, pushes of others write theirs
+  // at the same time (docs/vulnerabilities-api.md, "Concurrent pushes").
+  await store.lockImage(tx, scope.accountId, rows.image.imageKey);
   const stored = await store.findImage(tx, scope.accountId, rows.image.imageKey);
   if (stored && stored.scanned_at.getTime() > rows.image.scannedAt.getTime()) return 'superseded';
 
@@ -30,6 +32,11 @@ export async function storeScan(
     ? await store.deleteFactsOfImage(tx, scope.accountId, stored.id)
     : { cveIds: [], packageIds: [] };
   await store.writeScanFacts(tx, scope, rows, now);
+  // The derived rows are shared by the account's images: one push at a time from here, each
+  // reading every fact committed before it took the lock, with its own. A push still waiting
+  // here has written facts no one else sees yet; it reads the earlier pushes' once it has the
+  // lock, so the last of two pushes sharing a CVE row aggregates both.
+  await store.lockScans(tx, scope.accountId);
   // Before the statements that read the account's facts by key: during a first bulk load the
   // statistics would otherwise say the account is empty and every lookup scans all of it.
   const analyzed = await catchUpStatistics(tx, scope.accountId);
