@@ -45,16 +45,21 @@ function nameOf(node: ProfileNode): string {
   return `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
 }
 
-/** The tree's parent links and each node's sampled time in ms. */
+/** The tree's parent links, each node's sampled time in ms, and the sampled and busy totals. */
 function index(profile: CpuProfile) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   const sampledMs = new Map<number, number>();
+  let totalMs = 0;
+  let idleMs = 0;
   profile.samples.forEach((id, i) => {
-    sampledMs.set(id, (sampledMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    sampledMs.set(id, (sampledMs.get(id) ?? 0) + ms);
+    totalMs += ms;
+    if (byId.get(id)?.callFrame.functionName === '(idle)') idleMs += ms;
   });
-  return { byId, parentOf, sampledMs };
+  return { byId, parentOf, sampledMs, totalMs, busyMs: totalMs - idleMs };
 }
 
 const ranked = (times: Map<string, number>, busyMs: number, top: number): Entry[] =>
@@ -64,19 +69,12 @@ const ranked = (times: Map<string, number>, busyMs: number, top: number): Entry[
     .map(([name, ms]) => ({ name, ms, share: busyMs > 0 ? ms / busyMs : 0 }));
 
 export function summarize(profile: CpuProfile, top = 40): Summary {
-  const { byId, parentOf, sampledMs } = index(profile);
+  const { byId, parentOf, sampledMs, totalMs, busyMs } = index(profile);
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
-  let totalMs = 0;
-  let idleMs = 0;
   for (const [id, ms] of sampledMs) {
-    totalMs += ms;
     const node = byId.get(id);
-    if (!node) continue;
-    if (node.callFrame.functionName === '(idle)') {
-      idleMs += ms;
-      continue;
-    }
+    if (!node || node.callFrame.functionName === '(idle)') continue;
     self.set(nameOf(node), (self.get(nameOf(node)) ?? 0) + ms);
     // Each function once per stack: a recursive one is not counted once per frame.
     const onStack = new Set<string>();
@@ -86,7 +84,6 @@ export function summarize(profile: CpuProfile, top = 40): Summary {
     }
     for (const name of onStack) inclusive.set(name, (inclusive.get(name) ?? 0) + ms);
   }
-  const busyMs = totalMs - idleMs;
   return { totalMs, busyMs, self: ranked(self, busyMs, top), inclusive: ranked(inclusive, busyMs, top) };
 }
 
@@ -95,7 +92,7 @@ export function summarize(profile: CpuProfile, top = 40): Summary {
  * of the function under each path, most first.
  */
 export function callersOf(profile: CpuProfile, functionName: string, depth = 4): Entry[] {
-  const { byId, parentOf, sampledMs } = index(profile);
+  const { byId, parentOf, sampledMs, busyMs } = index(profile);
   const below = new Map<number, number>();
   for (const [id, ms] of sampledMs)
     for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at))
@@ -111,7 +108,6 @@ export function callersOf(profile: CpuProfile, functionName: string, depth = 4):
     const path = callers.join(' < ');
     paths.set(path, (paths.get(path) ?? 0) + (below.get(node.id) ?? 0));
   }
-  const busyMs = summarize(profile, 0).busyMs;
   return ranked(paths, busyMs, paths.size);
 }
 
