@@ -19,6 +19,7 @@ import type { Api } from './http/api.js';
 import { registerAuthHook, sessionToken } from './http/auth-hook.js';
 import { registerErrorHandling, sendFrameworkError } from './http/error-handler.js';
 import { buildRequestValidator } from './http/request-validation.js';
+import { buildResponseSerializer } from './http/response-serialization.js';
 import { accessKeyRoutes } from './modules/access-keys/routes.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -101,7 +102,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance & { servi
       // such a request must reach its route, its authentication and its validation.
       maxParamLength: 1024,
     },
-    schemaController: { compilersFactory: { buildValidator: buildRequestValidator as never } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: buildRequestValidator as never,
+        buildSerializer: buildResponseSerializer,
+      },
+    },
     // Raised before routing, so no hook has run: stamp the headers here too.
     frameworkErrors: (error, request, reply) => {
       stampResponseHeaders(request, reply);
