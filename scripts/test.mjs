@@ -24,14 +24,15 @@ console.log(
 // Each test file is a process of a few seconds, two at a time on two cores. V8's background
 // threads then compete with the other file's process for the same cores, for work a short
 // process never gets back: optimizing PGlite's WebAssembly beyond its baseline compile, and
-// marking the heap in parallel. Without them a sample of 34 database files took 105 to 108 s
-// against 118 to 143 s (docs/development.md, "Tests"). Test files inherit these flags; the servers
-// some tests spawn do not, and run as production does.
+// marking the heap in parallel. With the flags a sample of 34 database files took 105 to 108 s,
+// against 118 to 143 s without (docs/development.md, "Tests"). Test files inherit them; the
+// servers some tests spawn do not, and run as production does.
 const v8Flags = ['--liftoff-only', '--single-threaded-gc'];
+const runnerOptions = ['--test-concurrency=2', '--test-timeout=300000'];
 
 const result = spawnSync(
   process.execPath,
-  [...v8Flags, '--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...options, ...files],
+  [...v8Flags, '--import', 'tsx', '--test', ...runnerOptions, ...options, ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);
