@@ -44,3 +44,23 @@ export function findTests(dirs) {
     });
   return dirs.flatMap(walk).sort();
 }
+
+/**
+ * The test files the whole-suite run gives a process of their own (scripts/test.mjs), and why.
+ * The others share a process with a few neighbours.
+ */
+const OWN_PROCESS_REASONS = {
+  // measures the process's own buffers while a gzip bomb is refused
+  'test/security/fuzz.test.ts': 'samples process.memoryUsage()',
+  // the longest files: started first, each in its own process, they end with the others
+  'test/reliability/kill-during-ingest.test.ts': 'kills and restarts servers for up to 130 s',
+  'test/reliability/pglite-kill.test.ts': 'kills and restarts servers for about 45 s',
+  'test/vulnerabilities/cve-usage.test.ts': 'property runs of about 50 s',
+};
+
+export const OWN_PROCESS = new Set(
+  Object.keys(OWN_PROCESS_REASONS).map((file) => {
+    if (!existsSync(file)) throw new Error(`scripts/test-files.mjs names ${file}, which does not exist`);
+    return file;
+  }),
+);
