@@ -7,7 +7,7 @@
 // run, each in a process of its own. Extra arguments are passed to node --test, e.g.
 // `npm test -- --test-name-pattern=filters`.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findTests, OWN_PROCESS, reachesDatabase } from './test-files.mjs';
@@ -50,10 +50,20 @@ const result = spawnSync(
 if (entriesDir) rmSync(entriesDir, { recursive: true, force: true });
 process.exit(result.status ?? 1);
 
-/** A directory of this run's own, so that two runs at once (one per engine) keep their entries apart. */
+/**
+ * A directory of this run's own, so that two runs at once (one per engine) keep their entries
+ * apart. Those of runs interrupted more than a day ago are removed.
+ */
 function makeEntriesDir() {
   const cache = resolve('node_modules/.cache/posture');
   mkdirSync(cache, { recursive: true });
+  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+  for (const entry of readdirSync(cache)) {
+    const path = join(cache, entry);
+    if (entry.startsWith('test-processes-') && statSync(path).mtimeMs < dayAgo) {
+      rmSync(path, { recursive: true, force: true });
+    }
+  }
   return mkdtempSync(join(cache, 'test-processes-'));
 }
 
