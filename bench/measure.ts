@@ -192,10 +192,11 @@ export async function measure(options: MeasureOptions): Promise<void> {
     const resultFile =
       options.out ?? `bench/results/${options.engine}-${options.size}${options.smoke ? '-smoke' : ''}.json`;
     const smallerFile = `bench/results/${options.engine}-small.json`;
-    const smaller: CaseResult[] | undefined =
+    const smallerRun =
       options.size !== 'small' && existsSync(smallerFile)
-        ? (JSON.parse(readFileSync(smallerFile, 'utf8')) as { load: { cases: CaseResult[] } }).load.cases
+        ? (JSON.parse(readFileSync(smallerFile, 'utf8')) as { at: string; load: { cases: CaseResult[] } })
         : undefined;
+    const smaller = smallerRun?.load.cases;
     const figureRows = figures({
       engine: options.engine,
       cases: loadPhase.cases,
@@ -230,6 +231,10 @@ export async function measure(options: MeasureOptions): Promise<void> {
     writeFileSync(resultFile, `${JSON.stringify(result, null, 2)}\n`);
     console.log(`\n## ${options.engine}, ${options.size}${options.smoke ? ' (smoke)' : ''}\n`);
     console.log(listTable(loadPhase.cases, options.engine, p99Growth(loadPhase.cases, smaller)));
+    // The growth column is only as good as its base: a small run of another day may have had
+    // another machine (docs/performance.md, "Latest results"). `bench/tables.ts` prints the
+    // table again against a newer small run.
+    if (smallerRun) console.log(`\ngrowth p99 against ${smallerFile} of ${smallerRun.at}`);
     console.log();
     console.log(figureTable(figureRows));
     console.log();
