@@ -1,5 +1,5 @@
 // The body of a test process that runs several test files (scripts/test.mjs writes one entry per
-// process that calls this). Each file is imported inside a suite named after it, so its top-level
+// process, `entryModule`, that calls this). Each file is imported inside a suite named after it, so its top-level
 // tests and hooks belong to that suite: its `before` runs when its turn comes, its `after` when
 // its last test is done, and the report names the file of every test.
 
@@ -22,4 +22,12 @@ export function describeFiles(root, files) {
       }
     });
   }
+}
+
+/** The text of the entry module of one process that runs `files` (paths relative to `root`). */
+export function entryModule(root, files) {
+  return (
+    `import { describeFiles } from ${JSON.stringify(import.meta.url)};\n` +
+    `describeFiles(${JSON.stringify(root)}, ${JSON.stringify(files, null, 2)});\n`
+  );
 }

@@ -9,8 +9,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { findTests, OWN_PROCESS, reachesDatabase } from './test-files.mjs';
+import { entryModule } from './test-group.mjs';
 
 const args = process.argv.slice(2);
 const explicit = args.filter((arg) => arg.endsWith('.test.ts'));
@@ -69,21 +69,16 @@ function makeEntriesDir() {
 
 /**
  * Writes one entry module per test process into `dir` and returns their paths: the OWN_PROCESS
- * files as they are, the others in runs of FILES_PER_PROCESS (scripts/test-group.mjs).
+ * files as they are, the others in runs of FILES_PER_PROCESS (`entryModule`).
  */
 function writeProcessEntries(dir, testFiles) {
   const alone = testFiles.filter((file) => OWN_PROCESS.has(file));
   const shared = testFiles.filter((file) => !OWN_PROCESS.has(file));
-  const helper = pathToFileURL(resolve('scripts/test-group.mjs')).href;
   const grouped = [];
   for (let start = 0; start < shared.length; start += FILES_PER_PROCESS) {
     const group = shared.slice(start, start + FILES_PER_PROCESS);
     const entry = join(dir, `${String(grouped.length + 1).padStart(2, '0')}.test.mjs`);
-    writeFileSync(
-      entry,
-      `import { describeFiles } from ${JSON.stringify(helper)};\n` +
-        `describeFiles(${JSON.stringify(process.cwd())}, ${JSON.stringify(group, null, 2)});\n`,
-    );
+    writeFileSync(entry, entryModule(process.cwd(), group));
     grouped.push(entry);
   }
   return [...alone, ...grouped];

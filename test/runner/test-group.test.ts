@@ -1,13 +1,14 @@
 // `npm test` runs most test files a few to a process (scripts/test.mjs, scripts/test-group.mjs).
 // Sharing a process must not let a file's failure go unreported or its hooks run at another
-// file's turn: these run a group of small files through Node's test runner, as npm test does.
+// file's turn: these run a group of small files through Node's test runner, from the entry
+// module npm test writes.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { pathToFileURL } from 'node:url';
+import { entryModule } from '../../scripts/test-group.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'posture-test-group-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,13 +27,8 @@ test('${name} 2', async () => { await sleep(20); assert.equal(${failing ? 1 : 2}
 
 function runGroup(files: Record<string, string>) {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const helper = pathToFileURL(resolve('scripts/test-group.mjs')).href;
   const entry = join(dir, 'entry.test.mjs');
-  writeFileSync(
-    entry,
-    `import { describeFiles } from ${JSON.stringify(helper)};\n` +
-      `describeFiles(${JSON.stringify(dir)}, ${JSON.stringify(Object.keys(files))});\n`,
-  );
+  writeFileSync(entry, entryModule(dir, Object.keys(files)));
   // Without NODE_TEST_CONTEXT, which tells a process it is a test runner's child: this one is a runner.
   const { NODE_TEST_CONTEXT: _, ...env } = process.env;
   const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', entry], {
