@@ -5,18 +5,13 @@
 import type { Executor } from '../../db/database.js';
 import { isoUtc } from '../../db/iso-time.js';
 import type { OffsetPage } from '../../http/paging.js';
-import {
-  addSearch,
-  type SearchPath,
-  searchTextClause,
-  TOTAL_OF_KEYS,
-  type TrigramSearch,
-} from '../../http/search.js';
+import { addSearch, type SearchPath, TOTAL_OF_KEYS } from '../../http/search.js';
 import { type ListOrder, orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { pageRange } from '../list-totals/page-range.js';
 import { countOf, keptTotal, keptTotalOf, type ListTotal, listPage } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { IdentityFilters, IdentitySortField } from './list-query.js';
+import { IDENTITY_SEARCH, searchedPageKeys, walkableSearch } from './search.js';
 
 export interface IdentityRow {
   account_id: string;
@@ -99,22 +94,7 @@ function order(sort: Sort<IdentitySortField>): ListOrder {
   return [{ ...field!, nulls: 'last' }, ...tiebreaks];
 }
 
-/**
- * `q` matches when the identity's name or namespace contains it: through the trigram index of
- * their texts (migration 0060), the ids of the matches, which the page reads by primary key.
- */
-const SEARCH: TrigramSearch = {
-  functionMatches: (account, pattern) =>
-    `i.id = any((select identity_search_ids(${account()}, ${pattern}))::uuid[])`,
-  // As an array, like the function's: as `i.id in (select ...)` PGlite joined each match to its
-  // identity by a probe of its own, half again as slow (docs/performance.md, "Fix 61").
-  tableMatches: (account, pattern) =>
-    `i.id = any(array(select s.identity_id from identity_search_texts s
-                       where s.account_id = ${account()} and ${searchTextClause('s.search_text', pattern)}))`,
-  // collate "default": the case folding of the indexed path (both columns are "C")
-  fieldByField: (param) =>
-    `((i.name collate "default") ilike ${param} or (i.namespace collate "default") ilike ${param})`,
-};
+type ListWhere = ReturnType<typeof listWhere>;
 
 function listWhere(accountId: string, filters: IdentityFilters, searchPath: SearchPath) {
   const where = new Where('i.account_id = $', accountId);
@@ -122,7 +102,7 @@ function listWhere(accountId: string, filters: IdentityFilters, searchPath: Sear
   if (filters.createdTo) where.add('i.created_at <= $', filters.createdTo);
   if (filters.lastUsedFrom) where.add('i.last_used_at >= $', filters.lastUsedFrom);
   if (filters.lastDetectedTo) where.add('i.last_detected_at <= $', filters.lastDetectedTo);
-  const { countedWithPage } = addSearch(where, accountId, filters.q, SEARCH, searchPath);
+  const { countedWithPage } = addSearch(where, accountId, filters.q, IDENTITY_SEARCH, searchPath);
   const facet = (name: string, values: string[]) => {
     if (values.length === 0) return;
     where.add(
@@ -151,24 +131,49 @@ export interface IdentityPageQuery {
   searchPath: SearchPath;
 }
 
-/** A page's statement, its rows with `columns` in the list's order, and where its total comes from. */
-function pageStatements(accountId: string, query: IdentityPageQuery, columns: string) {
-  const { where, countedWithPage } = listWhere(accountId, query.filters, query.searchPath);
-  const count = countOf(`select count(*) as total from identities i where ${where.sql}`, where.params);
-  // A deferred join, as the containers and resources lists do (docs/performance.md, "Fix 4"): the
-  // page's keys first, from the sort's index (account_id, <field>, id) or a sort of narrow keys,
-  // from the nearer end of the list, then those rows by primary key. Sorting whole identity rows
-  // (about 1.5 KB each) spilled to disk for a deep page at medium size. Searched through the
-  // trigram index, the keys count every match too: the page carries its total.
-  const listOrder = order(query.sort);
+/**
+ * The keys of a page as a subquery, in no particular order, and the `where` holding the values it
+ * binds. A deferred join, as the containers and resources lists do (docs/performance.md, "Fix
+ * 4"): the page's keys first, from the sort's index (account_id, <field>, id) or a sort of narrow
+ * keys, from the nearer end of the list, then those rows by primary key. Sorting whole identity
+ * rows (about 1.5 KB each) spilled to disk for a deep page at medium size. Searched through the
+ * trigram index, the keys count every match too: the page carries its total.
+ */
+function pageKeys(accountId: string, query: IdentityPageQuery, listOrder: ListOrder, listed: ListWhere) {
+  const { q, ...unsearched } = query.filters;
+  if (walkableSearch(q, query.sort)) {
+    // `q` alone: its matches read by id or along the sort's index, whichever is shorter (search.ts)
+    const others = listWhere(accountId, unsearched, query.searchPath);
+    if (!others.where.filtered) {
+      const keys = searchedPageKeys(others.where, {
+        accountId,
+        q,
+        path: query.searchPath,
+        order: listOrder,
+        page: query.page,
+      });
+      return { keys, where: others.where };
+    }
+  }
+  const { where, countedWithPage } = listed;
   const keys = pageRange(where, {
     rows: `select i.account_id, i.id${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from identities i where ${where.sql}`,
     order: listOrder,
     page: query.page,
     keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'identities'),
   });
+  return { keys, where };
+}
+
+/** A page's statement, its rows with `columns` in the list's order, and where its total comes from. */
+function pageStatements(accountId: string, query: IdentityPageQuery, columns: string) {
+  const listed = listWhere(accountId, query.filters, query.searchPath);
+  const { where, countedWithPage } = listed;
+  const count = countOf(`select count(*) as total from identities i where ${where.sql}`, where.params);
+  const listOrder = order(query.sort);
+  const keys = pageKeys(accountId, query, listOrder, listed);
   const page = `select ${columns}${countedWithPage ? ', k.total' : ''}
-       from ${keys} k
+       from ${keys.keys} k
        join identities i on i.account_id = k.account_id and i.id = k.id
       ${orderSql(listOrder)}`;
   // Unfiltered, the account's total is kept at ingestion (migration 0022).
@@ -177,7 +182,7 @@ function pageStatements(accountId: string, query: IdentityPageQuery, columns: st
     kept: where.filtered ? undefined : keptTotal(accountId, 'identities'),
     count,
   };
-  return { page: { sql: page, params: where.params }, total };
+  return { page: { sql: page, params: keys.where.params }, total };
 }
 
 export async function listIdentities(db: Executor, accountId: string, query: IdentityPageQuery) {

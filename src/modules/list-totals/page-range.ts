@@ -83,7 +83,7 @@ export interface PageBookmarkSql {
  * integers below 2^53 * 1000 (request-validation.ts, paging.ts), which print as plain digits and
  * fit a bigint.
  */
-function rowCountLiteral(count: number): string {
+export function rowCountLiteral(count: number): string {
   if (!Number.isInteger(count) || count < 0 || count >= 2 ** 63) {
     throw new Error(`pageRange: not a row count: ${count}`);
   }
