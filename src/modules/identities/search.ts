@@ -62,9 +62,9 @@ const WALKED_SORTS: ReadonlySet<IdentitySortField> = new Set([
 /**
  * How many index entries the walk may read for each match the other way reads by id. On the
  * medium suite's PGlite store (`q=sa-1`, 2,222 matches of 5,458 identities), walking 2,749 entries
- * took about 2 ms and reading the matches by id and sorting them about 4 ms; a page at offset
- * 1,500, whose walk reads about 3,800 entries, still took half the time of the reading by id (4.8
- * against 9.7 ms; on PostgreSQL 4.5 against 9.4).
+ * took about 2 ms and reading the matches by id 4 to 6 ms; a page at offset 1,500, whose walk
+ * reads about 3,800 entries, still took half the time of the reading by id (docs/performance.md,
+ * "Fix 73").
  */
 const WALKED_ENTRIES_PER_MATCH = 4;
 
