@@ -7,13 +7,20 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { containsPattern, searchPathFor } from '../../src/http/search.js';
+import { searchPathFor } from '../../src/http/search.js';
 import { sortOrder } from '../../src/http/sort.js';
 import { searchedPageKeys } from '../../src/modules/identities/search.js';
 import { Where } from '../../src/modules/resources/where.js';
 import { createCluster } from '../ingest/sample.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
-import { allIdentities, listIdentities, pushObjects, pushSampleWithRbac, serviceAccount } from './support.js';
+import {
+  allIdentities,
+  identitiesMatching,
+  listIdentities,
+  pushObjects,
+  pushSampleWithRbac,
+  serviceAccount,
+} from './support.js';
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -38,16 +45,6 @@ before(async () => {
 });
 after(() => t.close());
 
-/** The ids of the account's identities whose name or namespace contains `q`, read from the table. */
-async function matching(q: string): Promise<Set<string>> {
-  const { rows } = await t.db.query<{ id: string }>(
-    `select id from identities
-      where account_id = $1 and ((name collate "default") ilike $2 or (namespace collate "default") ilike $2)`,
-    [tenant.accountId, containsPattern(q)],
-  );
-  return new Set(rows.map((row) => row.id));
-}
-
 /** Every page of `query` at `pageSize`, with each page's total. */
 async function pages(query: string, pageSize: number) {
   const ids: string[] = [];
@@ -66,7 +63,7 @@ test('either reading gives the unsearched list restricted to the matches, page b
   const identities = (await allIdentities(t, tenant)).length;
   assert.equal(identities, 99);
   for (const [q, matches] of Object.entries(MATCHES)) {
-    const matched = await matching(q);
+    const matched = new Set(await identitiesMatching(t, tenant, q));
     assert.equal(matched.size, matches, q);
     for (const sort of [
       'risk_score:desc',

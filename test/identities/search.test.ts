@@ -14,6 +14,7 @@ import { createCluster } from '../ingest/sample.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
 import {
   allIdentities,
+  identitiesMatching,
   listIdentities,
   pushObjects,
   serviceAccount,
@@ -26,19 +27,7 @@ before(async () => {
 });
 after(() => t.close());
 
-/**
- * The ids of the account's identities whose name or namespace contains `q` (and whose status is
- * `status`, if given), read from the table.
- */
-async function matching(tenant: TestTenant, q: string, status?: string): Promise<string[]> {
-  const { rows } = await t.db.query<{ id: string }>(
-    `select id from identities
-      where account_id = $1 and ($3::text is null or status = $3)
-        and ((name collate "default") ilike $2 or (namespace collate "default") ilike $2)`,
-    [tenant.accountId, containsPattern(q), status ?? null],
-  );
-  return rows.map((row) => row.id).sort();
-}
+const matching = (tenant: TestTenant, q: string, status?: string) => identitiesMatching(t, tenant, q, status);
 
 async function searched(tenant: TestTenant, q: string) {
   const res = await listIdentities(t, tenant, `?page_size=1000&q=${encodeURIComponent(q)}`);

@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { containsPattern } from '../../src/http/search.js';
 import { createCluster, type KubeJson, list, push, pushSampleCluster } from '../ingest/sample.js';
 import type { TestApp, TestTenant } from '../support/harness.js';
 
@@ -240,4 +241,24 @@ export async function twoClustersWithHistory(t: TestApp, tenant: TestTenant) {
   await pushObjects(t, tenant, second.id, [lonely, admins]);
   await pushWatchEvents(t, tenant, second.id, [deleted(lonely), deleted(admins)]);
   return { first, second };
+}
+
+/**
+ * The oracle of `q` on the identities list: the ids of the account's identities whose name or
+ * namespace contains `q` in any case (and whose status is `status`, if given), read from the
+ * table, sorted.
+ */
+export async function identitiesMatching(
+  t: TestApp,
+  tenant: TestTenant,
+  q: string,
+  status?: string,
+): Promise<string[]> {
+  const { rows } = await t.db.query<{ id: string }>(
+    `select id from identities
+      where account_id = $1 and ($3::text is null or status = $3)
+        and ((name collate "default") ilike $2 or (namespace collate "default") ilike $2)`,
+    [tenant.accountId, containsPattern(q), status ?? null],
+  );
+  return rows.map((row) => row.id).sort();
 }
