@@ -101,7 +101,11 @@ export function createServices({ config, db, pepper }: AppDeps) {
       scanListeners: [findingsEvaluator.onScanPush],
       kevListeners: [findingsEvaluator.onKevChange],
     }),
-    findings: createFindingService({ db, accounts }),
+    findings: createFindingService({
+      db,
+      accounts,
+      entries: rowBytesOfTable(listEntryCache, 'finding_groups'),
+    }),
     ...createIntegrationServices({ config, db, pepper }),
     knowledgeBase: createKnowledgeBaseService({ db, accounts }),
   };

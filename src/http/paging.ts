@@ -81,6 +81,17 @@ export function offsetListParts<P>(entries: readonly P[], total: number, page: O
   return parts;
 }
 
+/** A bare JSON array of entries given as parts (a list without an envelope): `[`, the entries with commas, `]`. */
+export function jsonArrayParts<P>(entries: readonly P[]): (P | string)[] {
+  const parts: (P | string)[] = ['['];
+  entries.forEach((entry, index) => {
+    if (index > 0) parts.push(',');
+    parts.push(entry);
+  });
+  parts.push(']');
+  return parts;
+}
+
 /**
  * The two envelopes as JSON text around entries that are JSON text already (entries written by
  * PostgreSQL, db/entry-json.ts): the bytes `JSON.stringify` writes for offsetList and pageList.

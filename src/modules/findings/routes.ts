@@ -1,5 +1,6 @@
 import type { Api } from '../../http/api.js';
 import { actorOf } from '../../http/auth-hook.js';
+import { lazySerializer, sendJsonJoined } from '../../http/json-text.js';
 import { AccountParams, authenticatedErrors } from '../../http/schemas.js';
 import {
   FindingGroupList,
@@ -9,7 +10,7 @@ import {
   GroupParams,
   GroupStatusBody,
 } from './schemas.js';
-import type { FindingService } from './service.js';
+import type { ApiGroup, FindingService } from './service.js';
 
 export function findingRoutes(app: Api, { findings }: { findings: FindingService }): void {
   const tags = ['findings'];
@@ -25,7 +26,15 @@ export function findingRoutes(app: Api, { findings }: { findings: FindingService
         response: { 200: FindingGroupList, ...authenticatedErrors() },
       },
     },
-    async (request) => findings.listGroups(actorOf(request), request.params.account_id, request.query),
+    async (request, reply) => {
+      const parts = await findings.listGroups(
+        actorOf(request),
+        request.params.account_id,
+        request.query,
+        lazySerializer<ApiGroup>(reply, FindingGroupSchema),
+      );
+      return sendJsonJoined(reply, parts);
+    },
   );
 
   app.get(

@@ -9,6 +9,8 @@ import type { Actor } from '../../http/actor.js';
 import { ApiError } from '../../http/errors.js';
 import { parseFilters } from '../../http/filters.js';
 import { isUuid } from '../../http/ids.js';
+import { jsonArrayParts } from '../../http/paging.js';
+import { type RowBytesCache, versionedPage } from '../../http/row-bytes-cache.js';
 import { MAX_PAGE_SIZE } from '../../http/schemas.js';
 import { parseTimeRange } from '../../http/time.js';
 import type { AccountService } from '../accounts/service.js';
@@ -52,7 +54,22 @@ function groupFilters(raw: string | undefined) {
   return filters;
 }
 
-export function createFindingService({ db, accounts }: { db: Database; accounts: AccountService }) {
+/** A group as the list and #24 answer it. */
+export type ApiGroup = ReturnType<typeof toApiGroup>;
+
+/** One group's API JSON, by the route's serializer of FindingGroupSchema. */
+export type SerializeGroup = (group: ApiGroup) => string;
+
+export function createFindingService({
+  db,
+  accounts,
+  entries,
+}: {
+  db: Database;
+  accounts: AccountService;
+  /** the list's groups' bytes by row version (row-bytes-cache.ts) */
+  entries: RowBytesCache;
+}) {
   async function groupWithFindings(accountId: string, groupId: string, limit: number) {
     const group = isUuid(groupId) ? await repo.findGroup(db, accountId, groupId) : undefined;
     if (!group) throw new ApiError('not_found', 'finding group not found');
@@ -61,16 +78,33 @@ export function createFindingService({ db, accounts }: { db: Database; accounts:
   }
 
   return {
+    /**
+     * The list as the parts of its body, a bare JSON array (json-text.ts, sendJsonJoined): each
+     * group's bytes kept by its row's version where the server holds them, the others read by id
+     * and serialized (docs/performance.md, "Fix 75").
+     */
     async listGroups(
       actor: Actor,
       accountId: string,
       query: { limit?: number; filters?: string; from?: string; to?: string },
-    ) {
+      serialize: SerializeGroup,
+    ): Promise<(string | Buffer)[]> {
       const account = await accounts.requireAccount(actor, accountId, 'viewer');
       const filters = groupFilters(query.filters);
       const range = parseTimeRange(query.from, query.to);
-      const rows = await repo.listGroups(db, account.id, { filters, ...range, limit: query.limit ?? 100 });
-      return rows.map(toApiGroup);
+      const list = { filters, ...range, limit: query.limit ?? 100 };
+      // The list has no total: versionedPage's is 0 and unused.
+      const { entries: groups } = await versionedPage(
+        entries,
+        account.id,
+        {
+          whole: async () => ({ rows: await repo.listGroups(db, account.id, list), total: 0 }),
+          versions: async () => ({ rows: await repo.listGroupVersions(db, account.id, list), total: 0 }),
+          byIds: (ids) => repo.groupsByIds(db, account.id, ids),
+        },
+        (row) => Buffer.from(serialize(toApiGroup(row))),
+      );
+      return jsonArrayParts(groups);
     },
 
     async getGroup(actor: Actor, accountId: string, groupId: string, limit?: string) {
