@@ -47,6 +47,11 @@ export interface LoadPhaseOptions {
   bare: BareHttpCeiling | undefined;
   sql: { recorder: SqlRecorder; url: string; explain: (sql: string) => Promise<string> } | undefined;
   onCase: (name: string) => void;
+  /**
+   * The kinds of case put under load; the others are only probed (one request, which must answer
+   * 200) and have no result. Unset: every case is loaded.
+   */
+  loadedKinds?: ReadonlySet<LoadCase['kind']>;
 }
 
 const LIST_KINDS = new Set<LoadCase['kind']>(['page1', 'deep', 'filter', 'sort', 'q']);
@@ -91,6 +96,10 @@ export async function runLoadPhase(cases: LoadCase[], options: LoadPhaseOptions)
       });
       const body = await probe.text();
       if (probe.status !== 200) throw new Error(`${loadCase.name}: ${probe.status} ${body.slice(0, 300)}`);
+      if (options.loadedKinds && !options.loadedKinds.has(loadCase.kind)) {
+        await sampler.closeWindow(options.baseUrl);
+        continue;
+      }
       const request: LoadRequest = {
         url: `${options.baseUrl}${loadCase.path}`,
         method: loadCase.method,
