@@ -65,7 +65,7 @@ const bar = (format: string) =>
 /**
  * The cases a smoke run puts under load: every endpoint's page 1, the tiny response and the login.
  * Its deep, filtered, sorted and searched cases are requested once each, and must answer 200: what
- * CI asks of it is that every case works, and loading all 33 took a minute of CI's fifteen.
+ * CI asks of it is that every case works, and loading all 33 took half a minute of CI's fifteen.
  */
 const SMOKE_LOADED_KINDS: ReadonlySet<LoadCase['kind']> = new Set(['page1', 'tiny', 'auth']);
 
