@@ -22,6 +22,19 @@ export interface Migration {
   vacuumAfter?: readonly string[];
 }
 
+/**
+ * `work` in a transaction holding the migrations' advisory lock: what every starting process does
+ * to the schema's catalog besides migrating (the application role's grants, prepare.ts) takes its
+ * turn with the others' migrations and grants. Two GRANTs on the same tables at once fail one of
+ * them with `tuple concurrently updated`.
+ */
+export function withMigrationLock<T>(db: Database, work: (tx: Executor) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    return work(tx);
+  });
+}
+
 export async function migrate(db: Database, list: readonly Migration[] = migrations): Promise<string[]> {
   const applied = await applyPending(db, list);
   const rewritten = new Set(applied.flatMap((migration) => migration.vacuumAfter ?? []));
@@ -31,8 +44,7 @@ export async function migrate(db: Database, list: readonly Migration[] = migrati
 
 /** The pending migrations of `list`, applied and recorded in one transaction. */
 async function applyPending(db: Database, list: readonly Migration[]): Promise<readonly Migration[]> {
-  return db.transaction(async (tx) => {
-    await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+  return withMigrationLock(db, async (tx) => {
     await tx.exec(`create table if not exists schema_migrations (
       id text primary key,
       applied_at timestamptz not null default now()

@@ -10,7 +10,7 @@
 import type { Config } from '../config.js';
 import { grantAppRole, roleOfUrl } from './app-role.js';
 import { type Database, type DatabaseLogger, openDatabase } from './database.js';
-import { migrate } from './migrator.js';
+import { migrate, withMigrationLock } from './migrator.js';
 import { withSystemScope } from './scope.js';
 
 export async function openMigratedDatabase(
@@ -26,7 +26,8 @@ export async function openMigratedDatabase(
     let applied: string[];
     try {
       applied = await withSystemScope(() => migrate(owner));
-      await withSystemScope(() => grantAppRole(owner, appRole));
+      // Under the migrations' lock: servers starting at once would otherwise GRANT on the same tables at once.
+      await withSystemScope(() => withMigrationLock(owner, (tx) => grantAppRole(tx, appRole)));
     } finally {
       await owner.close();
     }

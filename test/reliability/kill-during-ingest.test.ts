@@ -16,7 +16,7 @@ import { after, test } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { bootstrap, connectTenant } from './client.js';
 import { assertExactlyOnce } from './exactly-once.js';
-import { createPushDriver } from './push-driver.js';
+import { createPushDriver, type PushDriver } from './push-driver.js';
 import { envCount, faultSeed, seededRandom } from './pushes.js';
 import { killAllServers, type ServerProcess, startServer } from './server-process.js';
 
@@ -25,8 +25,12 @@ const postgres = process.env.DATABASE_URL;
 const MIN_CYCLES = 5;
 const STANDBYS = 2;
 let database: TestDatabase | undefined;
+let driver: PushDriver | undefined;
 
 after(async () => {
+  // A failed test leaves the workers retrying against servers that are gone: stop them, or they
+  // hold the process until the runner's timeout.
+  await driver?.abandon();
   await killAllServers();
   await database?.close();
 });
@@ -48,7 +52,7 @@ test('kill -9 during ingestion: every acknowledged push is stored exactly once (
   const store = { DATABASE_URL: database.url ?? '', DATABASE_MIGRATION_URL: database.ownerUrl ?? '' };
   let active: ServerProcess = await startServer(store);
   const tenant = await connectTenant(active.url, await bootstrap(store));
-  const driver = createPushDriver({ seed, tenant, workers: 4, timeoutMs: 30_000, pauseMs: 100 });
+  driver = createPushDriver({ seed, tenant, workers: 4, timeoutMs: 30_000, pauseMs: 100 });
   driver.setTarget(active.url);
   driver.setTakingNew(true);
   driver.start();
