@@ -72,23 +72,23 @@ export function pageListParts<P>(
  * them.
  */
 export function offsetListParts<P>(entries: readonly P[], total: number, page: OffsetPage): (P | string)[] {
-  const parts: (P | string)[] = ['{"entries":['];
-  entries.forEach((entry, index) => {
-    if (index > 0) parts.push(',');
-    parts.push(entry);
-  });
-  parts.push(`],"has_more":${hasMore(page, entries.length, total)},"total_count":${total}}`);
-  return parts;
+  const more = hasMore(page, entries.length, total);
+  return enclosedParts('{"entries":[', entries, `],"has_more":${more},"total_count":${total}}`);
 }
 
 /** A bare JSON array of entries given as parts (a list without an envelope): `[`, the entries with commas, `]`. */
 export function jsonArrayParts<P>(entries: readonly P[]): (P | string)[] {
-  const parts: (P | string)[] = ['['];
+  return enclosedParts('[', entries, ']');
+}
+
+/** `head`, the entries with commas between them, `tail`: one part each. */
+function enclosedParts<P>(head: string, entries: readonly P[], tail: string): (P | string)[] {
+  const parts: (P | string)[] = [head];
   entries.forEach((entry, index) => {
     if (index > 0) parts.push(',');
     parts.push(entry);
   });
-  parts.push(']');
+  parts.push(tail);
   return parts;
 }
 
