@@ -1,11 +1,11 @@
 /**
  * The unfiltered lists' totals are kept at ingestion (migration 0022, docs/performance.md "Fix 12";
  * the runtime lists per cluster, migration 0028, "Fix 16d"; the packages of each severity, migration
- * 0048, "Fix 26"): after any sequence of pushes (watch
- * events, snapshots that delete and restore, scans that add and drop packages, runtime pushes that
- * add HTTP observations, close learning windows and raise insights) and removals of a cluster's
- * inventory or runtime rows, each kept total equals count(*) of its list's predicate, and
- * the lists' total_count is that number. A statement of any kind written outside the
+ * 0048, "Fix 26"; the live resources per cluster and kind, migration 0064, "Fix 76"): after any
+ * sequence of pushes (watch events, snapshots that delete and restore, scans that add and drop
+ * packages, runtime pushes that add HTTP observations, close learning windows and raise insights)
+ * and removals of a cluster's inventory or runtime rows, each kept total equals count(*) of its
+ * list's predicate, cluster by cluster, and the lists' total_count is that number. A statement of any kind written outside the
  * ingestion (by hand, over several accounts, TRUNCATE) keeps them too: the triggers cannot be
  * bypassed by a new write path.
  */
@@ -91,12 +91,47 @@ async function counted(db: Executor, accountId: string) {
   return counts;
 }
 
-/** The kept totals (a missing row is 0) against a full count, list by list. */
+/**
+ * The rows kept per cluster (the lists a cluster's pushes write), and per cluster and kind (the
+ * live resources, migration 0064), which the lists filtered by clusters or kinds alone read: each
+ * as `<list> <cluster> [<kind>] <total>`, those of 0 left out, sorted.
+ */
+async function keptPerCluster(db: Executor, accountId: string): Promise<string[]> {
+  const { rows } = await db.query<{ row: string }>(
+    `select concat_ws(' ', list, cluster_id, total) as row from cluster_list_totals where account_id = $1 and total <> 0
+     union all
+     select concat_ws(' ', list, cluster_id, total) from runtime_list_totals where account_id = $1 and total <> 0
+     union all
+     select concat_ws(' ', 'live kind', cluster_id, kind, total) from live_resource_kind_totals
+      where account_id = $1 and total <> 0`,
+    [accountId],
+  );
+  return rows.map((row) => row.row).sort();
+}
+
+/** keptPerCluster's rows as a count of each list's rows by cluster, and of the live resources by kind. */
+async function countedPerCluster(db: Executor, accountId: string): Promise<string[]> {
+  const perCluster = LISTS.filter(({ list }) => !list.startsWith('vulnerability_packages')).map(
+    ({ list, from }) =>
+      `select concat_ws(' ', '${list}', cluster_id, count(*)) as row from ${from} group by cluster_id`,
+  );
+  const { rows } = await db.query<{ row: string }>(
+    `${perCluster.join(' union all ')}
+     union all
+     select concat_ws(' ', 'live kind', cluster_id, kind, count(*)) from cluster_resources
+      where account_id = $1 and is_latest and deleted_at is null group by cluster_id, kind`,
+    [accountId],
+  );
+  return rows.map((row) => row.row).sort();
+}
+
+/** The kept totals (a missing row is 0) against a full count, list by list, cluster by cluster. */
 async function assertKept(db: Executor, accountId: string, context: string) {
   const kept = await keptTotals(db, accountId);
   for (const [list, n] of await counted(db, accountId)) {
     assert.equal(kept.get(list) ?? 0, n, `${list} ${context}`);
   }
+  assert.deepEqual(await keptPerCluster(db, accountId), await countedPerCluster(db, accountId), context);
 }
 
 /** What the unfiltered lists answer, through the real endpoints. */
@@ -519,8 +554,15 @@ test('statements written by hand keep the totals: insert, update, delete, severa
   // TRUNCATE forgets the totals with the rows (a scratch transaction, never committed).
   await t.db
     .transaction(async (tx) => {
-      await tx.query('truncate vulnerability_packages, inventory_containers, runtime_insights cascade');
+      await tx.query(
+        'truncate vulnerability_packages, inventory_containers, runtime_insights, cluster_resources cascade',
+      );
       const after = await keptTotals(tx, tenant.accountId);
+      assert.equal(after.get('cluster_resources_live') ?? 0, 0);
+      assert.deepEqual(
+        (await keptPerCluster(tx, tenant.accountId)).filter((row) => row.startsWith('live kind')),
+        [],
+      );
       assert.equal(after.get('inventory_containers') ?? 0, 0);
       assert.equal(after.get('vulnerability_packages') ?? 0, 0);
       for (const severity of SEVERITIES)
@@ -549,7 +591,8 @@ test('every kept table has its counting triggers', async () => {
   assert.deepEqual(
     rows.map((row) => [row.table, row.events.split(',').sort().join(',')]),
     [
-      ['cluster_resources', 'delete,insert,truncate,update'],
+      // 0050's totals, and 0064's kinds forgotten on TRUNCATE
+      ['cluster_resources', 'delete,insert,truncate,truncate,update'],
       ['identities', 'delete,insert,truncate'],
       ['inventory_containers', 'delete,insert,truncate'],
       ['runtime_baselines', 'delete,insert,truncate'],

@@ -54,6 +54,7 @@ import { identitySearchTexts } from './0060-identity-search-texts.js';
 import { containerSearchTexts } from './0061-container-search-texts.js';
 import { containerValuesDigest } from './0062-container-values-digest.js';
 import { identityAccessTextsOnly } from './0063-identity-access-texts-only.js';
+import { liveResourceKindTotals } from './0064-live-resource-kind-totals.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -112,4 +113,5 @@ export const migrations: readonly Migration[] = [
   containerSearchTexts,
   containerValuesDigest,
   identityAccessTextsOnly,
+  liveResourceKindTotals,
 ];

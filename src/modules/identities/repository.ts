@@ -8,7 +8,7 @@ import type { OffsetPage } from '../../http/paging.js';
 import { addSearch, type SearchPath, TOTAL_OF_KEYS } from '../../http/search.js';
 import { type ListOrder, orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptTotal, keptTotalOf, type ListTotal, listPage } from '../list-totals/repository.js';
+import { countOf, keptPerClusterTotal, type ListTotal, listPage } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { IdentityFilters, IdentitySortField } from './list-query.js';
 import { IDENTITY_SEARCH, searchedPageKeys, walkableSearch } from './search.js';
@@ -117,7 +117,7 @@ function listWhere(accountId: string, filters: IdentityFilters, searchPath: Sear
   if (filters.usages.length > 0) where.addOneOf('i.usage', filters.usages, 'text');
   if (filters.riskLevels.length > 0) where.addOneOf('i.risk_level', filters.riskLevels, 'text');
   if (filters.types.length > 0) where.addOneOf('i.type', filters.types, 'text');
-  if (filters.sources.length > 0) where.addOneOf('i.cluster_id', filters.sources, 'uuid');
+  if (filters.sources.length > 0) where.addKept('cluster_id', 'i.cluster_id', filters.sources);
   if (filters.statuses.length > 0) where.addOneOf('i.status', filters.statuses, 'text');
   return { where, countedWithPage };
 }
@@ -160,7 +160,7 @@ function pageKeys(accountId: string, query: IdentityPageQuery, listOrder: ListOr
     rows: `select i.account_id, i.id${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from identities i where ${where.sql}`,
     order: listOrder,
     page: query.page,
-    keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'identities'),
+    keptTotal: keptPerClusterTotal(where, accountId, 'identities')?.value,
   });
   return { keys, where };
 }
@@ -176,10 +176,10 @@ function pageStatements(accountId: string, query: IdentityPageQuery, columns: st
        from ${keys.keys} k
        join identities i on i.account_id = k.account_id and i.id = k.id
       ${orderSql(listOrder)}`;
-  // Unfiltered, the account's total is kept at ingestion (migration 0022).
+  // Unfiltered or by cluster alone, the total is kept at ingestion (migration 0050).
   const total: ListTotal = {
     carried: countedWithPage,
-    kept: where.filtered ? undefined : keptTotal(accountId, 'identities'),
+    kept: keptPerClusterTotal(where, accountId, 'identities')?.statement,
     count,
   };
   return { page: { sql: page, params: keys.where.params }, total };

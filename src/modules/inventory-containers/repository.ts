@@ -23,13 +23,7 @@ import {
   type WithGeneration,
 } from '../list-totals/page-bookmarks.js';
 import { pageRange } from '../list-totals/page-range.js';
-import {
-  countOf,
-  keptGenerationSelect,
-  keptTotal,
-  keptTotalOf,
-  listPage,
-} from '../list-totals/repository.js';
+import { countOf, keptGenerationSelect, keptPerClusterTotal, listPage } from '../list-totals/repository.js';
 import {
   carriedMatchesColumns,
   keepCarriedMatches,
@@ -211,7 +205,8 @@ async function containerPage<Row>(
   if (fromKept) return fromKept;
   const where = new Where('c.account_id = $', accountId);
   for (const [key, values] of query.filters) {
-    where.addOneOf(`c.${key}`, values, key === 'cluster_id' ? 'uuid' : 'text');
+    if (key === 'cluster_id') where.addKept('cluster_id', 'c.cluster_id', values);
+    else where.addOneOf(`c.${key}`, values, 'text');
   }
   const sliced = slicedInNameOrder(query) ? keysSlicedInNameOrder(where, query) : undefined;
   const { countedWithPage } = sliced
@@ -219,6 +214,8 @@ async function containerPage<Row>(
     : addSearch(where, accountId, query.q, SEARCH, query.searchPath);
   const filter = where.sql;
   const count = countOf(`select count(*) as total from inventory_containers c where ${filter}`, where.params);
+  // Unfiltered or by cluster alone, the total is kept at ingestion (migration 0050): no count of rows.
+  const kept = keptPerClusterTotal(where, accountId, 'inventory_containers');
   // A deferred join: the page's keys first, in order, from the sort's index alone (no row of the
   // account is read or sorted), from the nearer end of the list, then those rows by primary key,
   // put in order. Searched through the trigram index, the keys are a slice of the matches' ids in
@@ -242,7 +239,7 @@ async function containerPage<Row>(
       rows: `select c.account_id, c.id${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from inventory_containers c where ${filter}`,
       order,
       page: query.page,
-      keptTotal: where.filtered ? undefined : keptTotalOf(accountId, 'inventory_containers'),
+      keptTotal: kept?.value,
       bookmark: bookmarks && bookmarkSql(bookmarks, list, query.page.offset),
     });
   const generation = bookmarks ? generationColumn(list, where) : '';
@@ -255,10 +252,9 @@ async function containerPage<Row>(
       ${orderSql(order)}`,
     params: where.params,
   };
-  // Unfiltered, the account's total is kept at ingestion: no count of its rows.
   const read = await listPage<WithCarriedMatches<WithGeneration<Row & { id: string }>>>(db, page, {
     carried: countedWithPage,
-    kept: where.filtered ? undefined : keptTotal(accountId, 'inventory_containers'),
+    kept: kept?.statement,
     count,
   });
   if (keptSearch)

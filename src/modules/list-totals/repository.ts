@@ -2,20 +2,20 @@
  * The totals of the unfiltered lists, kept by the tables' triggers: the packages' per account
  * (migration 0022, docs/performance.md "Fix 12"; of one severity by 0048, "Fix 26"), those of the
  * lists a Kubernetes push writes per cluster (0050, "Fix 40"), the runtime lists' per cluster
- * (0028, "Fix 16d"). A list with no filter (`Where.filtered` is false)
- * reads its total here instead of counting the account's rows; a filtered list still counts the
- * range of its filter, unless its filter is one of those kept. The page and its total
- * are read together: one round trip on PostgreSQL (db/database.ts, `queryAll`).
+ * (0028, "Fix 16d"). A list with no filter (`Where.filtered` is false) reads its total here
+ * instead of counting the account's rows, and so does a per-cluster list filtered by clusters
+ * alone ("Fix 76"); any other filter counts the range it selects, unless it is one of those kept.
+ * The page and its total are read together: one round trip on PostgreSQL (db/database.ts,
+ * `queryAll`).
  *
  * @example
- *   const total = !where.filtered
- *     ? keptTotal(accountId, 'inventory_containers')
- *     : countOf('select count(*) as total from inventory_containers c where ...', where.params);
+ *   const kept = keptPerClusterTotal(where, accountId, 'inventory_containers');
+ *   const total = kept?.statement ?? countOf('select count(*) as total from inventory_containers c where ...', where.params);
  *   return pageWithTotal<ContainerRow>(db, { sql: 'select ... limit ...', params: where.params }, total);
  */
 import { type Executor, queryAll, type Statement } from '../../db/database.js';
 import type { Severity } from '../../ingest/vulnerabilities/severity.js';
-import type { Where } from '../resources/where.js';
+import type { KeptDimension, Where } from '../resources/where.js';
 
 /** A kept total as SQL, its values bound on the statement's `where` when it is written. */
 export type KeptTotalValue = (where: Where) => string;
@@ -47,14 +47,6 @@ export type KeptRuntimeList = 'runtime_http_observations' | 'runtime_baselines' 
 /** The kept total of a list; no row yet means nothing was ever written to it for this account: 0. */
 export function keptTotal(accountId: string, list: KeptList): Statement {
   return { sql: keptTotalSelect(list, '$1', '$2'), params: [accountId, list] };
-}
-
-/** The sum of the account's cluster rows; none means nothing was ever written: 0. */
-export function keptRuntimeTotal(accountId: string, list: KeptRuntimeList): Statement {
-  return {
-    sql: 'select sum(total) as total from runtime_list_totals where account_id = $1 and list = $2',
-    params: [accountId, list],
-  };
 }
 
 /**
@@ -92,10 +84,81 @@ export function keptGenerationSelect(list: GenerationList, account: string): str
            where account_id = ${account} and list = '${list}'`;
 }
 
-/** As keptTotalOf, for a runtime list: the sum of its clusters' totals. */
-export function keptRuntimeTotalOf(accountId: string, list: KeptRuntimeList): KeptTotalValue {
-  return (where) =>
-    `select sum(total) from runtime_list_totals where account_id = ${where.next(accountId)} and list = ${where.next(list)}`;
+/** The lists whose totals are kept per cluster: those a Kubernetes push writes, and the runtime lists. */
+export type PerClusterList = KeptClusterList | KeptRuntimeList;
+
+/** A kept total both ways: read beside a page, and as a subquery of a page's statement (pageRange). */
+export interface KeptListTotal {
+  statement: Statement;
+  value: KeptTotalValue;
+}
+
+/** A condition on a kept total's rows: `column` equals `value`, or is one of `values`. */
+type KeptTerm =
+  | { column: string; value: string }
+  | { column: string; values: readonly string[]; type: 'uuid' | 'text' };
+
+/**
+ * The sum of the account's rows of a totals table that meet `terms`, both ways. No row means
+ * nothing was ever written there: null, read as 0.
+ */
+function keptSum(table: string, accountId: string, terms: readonly KeptTerm[]): KeptListTotal {
+  const select = (bind: (value: unknown) => string) =>
+    `select sum(total) as total from ${table} where account_id = ${bind(accountId)}${terms
+      .map((term) =>
+        'value' in term
+          ? ` and ${term.column} = ${bind(term.value)}`
+          : ` and ${term.column} = any(${bind(term.values)}::${term.type}[])`,
+      )
+      .join('')}`;
+  const params: unknown[] = [];
+  const sql = select((value) => `$${params.push(value)}`);
+  return { statement: { sql, params }, value: (page) => select((value) => page.next(value)) };
+}
+
+/** The terms of the clusters a list is filtered by, if it is. */
+function clusterTerms(kept: ReadonlyMap<KeptDimension, readonly string[]>): KeptTerm[] {
+  const clusters = kept.get('cluster_id');
+  return clusters === undefined ? [] : [{ column: 'cluster_id', values: clusters, type: 'uuid' }];
+}
+
+/**
+ * The total of a per-cluster list for its `where`, where one is kept: unfiltered, the sum of the
+ * account's cluster rows; filtered by clusters alone (Where.keptAlone: a cluster picked in the
+ * console, `cluster_id:` in `filters`), the sum of those clusters' rows. A cluster named twice is
+ * summed once, and one of another account has no row here, as it has none in the list. Counting
+ * instead read every row of the clusters: 23 ms for the 114,068 containers of one cluster of the
+ * large benchmark account, 51 ms for its 154,560 live resources (docs/performance.md, "Fix 76").
+ * Undefined where the filter must be counted. The caller checks that `where` holds only the rows
+ * the list's total counts (the live resources: `is_latest and deleted_at is null`).
+ */
+export function keptPerClusterTotal(
+  where: Where,
+  accountId: string,
+  list: PerClusterList,
+): KeptListTotal | undefined {
+  const kept = where.keptAlone;
+  if (kept === undefined || [...kept.keys()].some((dimension) => dimension !== 'cluster_id'))
+    return undefined;
+  const table = (CLUSTER_LISTS as readonly string[]).includes(list)
+    ? 'cluster_list_totals'
+    : 'runtime_list_totals';
+  return keptSum(table, accountId, [{ column: 'list', value: list }, ...clusterTerms(kept)]);
+}
+
+/**
+ * The total of the live resources for `where`, where one is kept: as keptPerClusterTotal, and
+ * also of some kinds (`resource_types`), of all clusters or some, from the totals kept per
+ * cluster and kind (migration 0064). Counting the large benchmark account's 128,136 live pods
+ * took 100 ms (docs/performance.md, "Fix 76"). The caller passes the live list's `where` only.
+ */
+export function keptLiveResourcesTotal(where: Where, accountId: string): KeptListTotal | undefined {
+  const kinds = where.keptAlone?.get('kind');
+  if (kinds === undefined) return keptPerClusterTotal(where, accountId, 'cluster_resources_live');
+  return keptSum('live_resource_kind_totals', accountId, [
+    { column: 'kind', values: kinds, type: 'text' },
+    ...clusterTerms(where.keptAlone!),
+  ]);
 }
 
 /** A `select count(*) as total ...` statement, with a copy of the parameters as they are now. */

@@ -18,7 +18,7 @@ import {
   type WithGeneration,
 } from '../list-totals/page-bookmarks.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptTotal, keptTotalOf, pageWithTotal } from '../list-totals/repository.js';
+import { countOf, keptLiveResourcesTotal, pageWithTotal } from '../list-totals/repository.js';
 import { type RESOURCE_SORT_FIELDS, ResourceRecordSchema } from './schemas.js';
 import { Where } from './where.js';
 
@@ -83,10 +83,10 @@ function listWhere(accountId: string, filters: ResourceFilters): Where {
   if (!filters.includeHistory) where.addDefinition('r.is_latest and r.deleted_at is null');
   if (filters.from) where.add('r.ingested_at >= $', filters.from);
   if (filters.to) where.add('r.ingested_at <= $', filters.to);
-  if (filters.clusterIds.length > 0) where.addOneOf('r.cluster_id', filters.clusterIds, 'uuid');
+  if (filters.clusterIds.length > 0) where.addKept('cluster_id', 'r.cluster_id', filters.clusterIds);
   if (filters.namespaces.length > 0) where.addOneOf('r.namespace', filters.namespaces, 'text');
   if (filters.ownerUids.length > 0) where.addOneOf('r.owner_uid', filters.ownerUids, 'text');
-  if (filters.kinds.length > 0) where.addOneOf('r.kind', filters.kinds, 'text');
+  if (filters.kinds.length > 0) where.addKept('kind', 'r.kind', filters.kinds);
   if (filters.imageDigests.length > 0) {
     where.add(
       `exists (select 1 from cluster_resource_images i
@@ -149,10 +149,12 @@ async function resourcePage<Row>(
   const order = sortOrder(query.sort, SORT_COLUMNS, ...(then ? [then] : []), 'r.id', 'r.cluster_id');
   const filter = where.sql;
   const live = !query.filters.includeHistory && !where.filtered;
-  // The live versions of the account, unfiltered: their total is kept at ingestion (migration 0022).
-  const total = live
-    ? keptTotal(accountId, 'cluster_resources_live')
-    : countOf(`select count(*) as total from cluster_resources r where ${filter}`, where.params);
+  // The live versions, unfiltered or of some clusters or kinds alone: their total is kept at
+  // ingestion (migrations 0050, 0064). With the history, every version is counted.
+  const kept = query.filters.includeHistory ? undefined : keptLiveResourcesTotal(where, accountId);
+  const total =
+    kept?.statement ??
+    countOf(`select count(*) as total from cluster_resources r where ${filter}`, where.params);
   // The live list's pages are bookmarked (page-bookmarks.ts): past the bookmarks' first offset,
   // each page's rows carry the list's generation, and a page near a row seen before starts from
   // it while the list is unchanged.
@@ -173,7 +175,7 @@ async function resourcePage<Row>(
     rows: `select r.account_id, r.cluster_id, r.id from cluster_resources r where ${filter}`,
     order,
     page: query.page,
-    keptTotal: live ? keptTotalOf(accountId, 'cluster_resources_live') : undefined,
+    keptTotal: kept?.value,
     bookmark: bookmarks && bookmarkSql(bookmarks, list, query.page.offset),
   });
   const generation = bookmarks ? generationColumn(list, where) : '';

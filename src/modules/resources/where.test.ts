@@ -16,3 +16,24 @@ test('addOneOf of no value matches nothing, as = any of an empty array does', ()
   assert.equal(where.sql, 'r.account_id = $1 and r.kind = any($2::text[])');
   assert.deepEqual(where.params, ['a1', []]);
 });
+
+test('keptAlone holds the kept dimensions while they are the only filters, each once', () => {
+  const clusters = () =>
+    new Where('c.account_id = $', 'a1').addKept('cluster_id', 'c.cluster_id', ['c1', 'c2']);
+  assert.deepEqual([...clusters().keptAlone!], [['cluster_id', ['c1', 'c2']]]);
+  assert.equal(clusters().sql, 'c.account_id = $1 and c.cluster_id = any($2::uuid[])');
+  assert.equal(clusters().add('c.name = $', 'web').keptAlone, undefined);
+  assert.equal(clusters().addRaw('c.name is not null').keptAlone, undefined);
+  // Two filters by clusters are their intersection, which no kept total holds.
+  assert.equal(clusters().addKept('cluster_id', 'c.cluster_id', ['c3']).keptAlone, undefined);
+  const both = clusters().addKept('kind', 'c.kind', ['Pod']);
+  assert.equal(both.sql, 'c.account_id = $1 and c.cluster_id = any($2::uuid[]) and c.kind = $3::text');
+  assert.deepEqual([...both.keptAlone!.keys()], ['cluster_id', 'kind']);
+  assert.equal(new Where('c.account_id = $', 'a1').add('c.name = $', 'web').keptAlone, undefined);
+  assert.equal(new Where('c.account_id = $', 'a1').keptAlone?.size, 0);
+  // A clause that defines the list narrows nothing: the kept totals count only such rows.
+  const live = new Where('r.account_id = $', 'a1')
+    .addDefinition('r.is_latest')
+    .addKept('cluster_id', 'r.cluster_id', ['c1']);
+  assert.deepEqual(live.keptAlone?.get('cluster_id'), ['c1']);
+});

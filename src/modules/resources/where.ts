@@ -1,3 +1,7 @@
+/** The filters some lists keep their totals by, with the type their values are bound as. */
+const DIMENSION_TYPES = { cluster_id: 'uuid', kind: 'text' } as const;
+export type KeptDimension = keyof typeof DIMENSION_TYPES;
+
 /**
  * A WHERE clause built from optional filters with numbered parameters. Callers add SQL they
  * wrote themselves with `$` standing for the next parameter; values never reach the SQL text.
@@ -10,7 +14,10 @@
 export class Where {
   readonly params: unknown[] = [];
   private readonly clauses: string[] = [];
-  private narrowed = false;
+  /** how many filters were added */
+  private narrowings = 0;
+  /** the values of the filters added on a kept dimension (addKept) */
+  private readonly kept = new Map<KeptDimension, readonly string[]>();
 
   /** The placeholder of the list's owner, bound by the constructor (`$1`), for SQL naming it again. */
   readonly owner: string;
@@ -24,7 +31,7 @@ export class Where {
   /** Adds a filter `clause` with its one `$` bound to `value`. */
   add(clause: string, value: unknown): this {
     this.clauses.push(clause.replace('$', this.next(value)));
-    this.narrowed = true;
+    this.narrowings++;
     return this;
   }
 
@@ -39,10 +46,23 @@ export class Where {
     return this.add(`${column} = any($::${type}[])`, values);
   }
 
+  /**
+   * Adds a filter `column` is one of `values`, as addOneOf, on a dimension that some lists keep
+   * their totals by (modules/list-totals): a cluster, a resource's kind. A list whose every filter
+   * is such may read its total there (`keptAlone`) rather than count the rows they select.
+   */
+  addKept(dimension: KeptDimension, column: string, values: readonly string[]): this {
+    this.addOneOf(column, values, DIMENSION_TYPES[dimension]);
+    // The same dimension twice (two parameters naming clusters) is their intersection: counted.
+    if (this.kept.has(dimension)) this.narrowings++;
+    this.kept.set(dimension, values);
+    return this;
+  }
+
   /** Adds a filter clause without parameters. */
   addRaw(clause: string): this {
     this.clauses.push(clause);
-    this.narrowed = true;
+    this.narrowings++;
     return this;
   }
 
@@ -66,7 +86,15 @@ export class Where {
    * reads its kept total (modules/list-totals) instead of counting.
    */
   get filtered(): boolean {
-    return this.narrowed;
+    return this.narrowings > 0;
+  }
+
+  /**
+   * The values of each kept dimension (addKept) when those are the list's only filters, each
+   * dimension once: empty for a list without filters. Undefined when any other filter was added.
+   */
+  get keptAlone(): ReadonlyMap<KeptDimension, readonly string[]> | undefined {
+    return this.narrowings === this.kept.size ? this.kept : undefined;
   }
 
   get sql(): string {

@@ -7,7 +7,7 @@ import { containsPattern } from '../../http/search.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { batches } from '../../ingest/batches.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptRuntimeTotal, keptRuntimeTotalOf, pageWithTotal } from '../list-totals/repository.js';
+import { countOf, keptPerClusterTotal, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import {
   type BASELINE_FILTER_KEYS,
@@ -114,16 +114,18 @@ export async function listBaselines(
 ) {
   const where = new Where('account_id = $', accountId);
   for (const [key, values] of query.filters) {
-    where.addOneOf(key, values, key === 'cluster_id' ? 'uuid' : 'text');
+    if (key === 'cluster_id') where.addKept('cluster_id', key, values);
+    else where.addOneOf(key, values, 'text');
   }
   if (query.q) {
     const pattern = where.next(containsPattern(query.q));
     where.addRaw(`(${BASELINE_SEARCH_FIELDS.map((field) => `${field} ilike ${pattern}`).join(' or ')})`);
   }
-  // Unfiltered, the account's total is kept at ingestion (migration 0028).
-  const total = !where.filtered
-    ? keptRuntimeTotal(accountId, 'runtime_baselines')
-    : countOf(`select count(*) as total from runtime_baselines where ${where.sql}`, where.params);
+  // Unfiltered or by cluster alone, the total is kept at ingestion (migration 0028).
+  const kept = keptPerClusterTotal(where, accountId, 'runtime_baselines');
+  const total =
+    kept?.statement ??
+    countOf(`select count(*) as total from runtime_baselines where ${where.sql}`, where.params);
   // The jsonb is read (and parsed by pg) only for rows whose text is missing, and the text only
   // where the caller asks for it: neither is detoasted otherwise.
   const fingerprint = {
@@ -138,7 +140,7 @@ export async function listBaselines(
              from runtime_baselines where ${where.sql}`,
     order,
     page: query.page,
-    keptTotal: where.filtered ? undefined : keptRuntimeTotalOf(accountId, 'runtime_baselines'),
+    keptTotal: kept?.value,
   });
   const page = `select ${LIST_COLUMNS}, row_version, ${fingerprint} from ${rows} b ${orderSql(order)}`;
   return pageWithTotal<ListedBaseline>(db, { sql: page, params: where.params }, total);

@@ -15,7 +15,7 @@ import { containsPattern } from '../../http/search.js';
 import { type ListOrder, orderSql } from '../../http/sort.js';
 import { batches } from '../../ingest/batches.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptRuntimeTotal, keptRuntimeTotalOf, pageWithTotal } from '../list-totals/repository.js';
+import { countOf, keptPerClusterTotal, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import { type HTTP_FILTER_KEYS, HTTP_SEARCH_FIELDS, HttpObservationSchema } from './http-schemas.js';
 
@@ -154,24 +154,26 @@ async function observationPage<Row>(
   { read, columns, lateral }: { read: string; columns: string; lateral: string },
 ) {
   const where = new Where('account_id = $', accountId);
-  if (query.clusterIds.length > 0) where.addOneOf('cluster_id', query.clusterIds, 'uuid');
+  if (query.clusterIds.length > 0) where.addKept('cluster_id', 'cluster_id', query.clusterIds);
   for (const [key, values] of query.filters) {
-    where.addOneOf(key, values, key === 'cluster_id' ? 'uuid' : 'text');
+    if (key === 'cluster_id') where.addKept('cluster_id', key, values);
+    else where.addOneOf(key, values, 'text');
   }
   if (query.hasPii !== undefined) where.add('has_pii = $', query.hasPii);
   if (query.q) {
     const pattern = where.next(containsPattern(query.q));
     where.addRaw(`(${HTTP_SEARCH_FIELDS.map((field) => `${field} ilike ${pattern}`).join(' or ')})`);
   }
-  // Unfiltered, the account's total is kept at ingestion (migration 0028).
-  const total = !where.filtered
-    ? keptRuntimeTotal(accountId, 'runtime_http_observations')
-    : countOf(`select count(*) as total from runtime_http_observations where ${where.sql}`, where.params);
+  // Unfiltered or by cluster alone, the total is kept at ingestion (migration 0028).
+  const kept = keptPerClusterTotal(where, accountId, 'runtime_http_observations');
+  const total =
+    kept?.statement ??
+    countOf(`select count(*) as total from runtime_http_observations where ${where.sql}`, where.params);
   const rows = pageRange(where, {
     rows: `select ${read}, ${rowVersionOf('o')} from runtime_http_observations o where ${where.sql}`,
     order: ORDER,
     page: query.page,
-    keptTotal: where.filtered ? undefined : keptRuntimeTotalOf(accountId, 'runtime_http_observations'),
+    keptTotal: kept?.value,
   });
   const page = `select ${columns} from ${rows} o ${lateral} ${orderSql(ORDER)}`;
   return pageWithTotal<Row>(db, { sql: page, params: where.params }, total);

@@ -7,7 +7,7 @@ import type { OffsetPage } from '../../http/paging.js';
 import { orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { batches } from '../../ingest/batches.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptRuntimeTotal, keptRuntimeTotalOf, pageWithTotal } from '../list-totals/repository.js';
+import { countOf, keptPerClusterTotal, pageWithTotal } from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { INSIGHT_SORT_FIELDS } from './insight-schemas.js';
 
@@ -183,7 +183,7 @@ async function insightPage<Row>(
   { read, columns }: { read: string; columns: string },
 ) {
   const where = new Where('i.account_id = $', accountId);
-  if (query.clusterIds.length > 0) where.addOneOf('i.cluster_id', query.clusterIds, 'uuid');
+  if (query.clusterIds.length > 0) where.addKept('cluster_id', 'i.cluster_id', query.clusterIds);
   for (const ids of query.containerIdSets) {
     // Any container instance the workload container was seen in, not only the latest.
     where.add(
@@ -193,16 +193,17 @@ async function insightPage<Row>(
       ids,
     );
   }
-  // Unfiltered, the account's total is kept at ingestion (migration 0028).
-  const total = !where.filtered
-    ? keptRuntimeTotal(accountId, 'runtime_insights')
-    : countOf(`select count(*) as total from runtime_insights i where ${where.sql}`, where.params);
+  // Unfiltered or by cluster alone, the total is kept at ingestion (migration 0028).
+  const kept = keptPerClusterTotal(where, accountId, 'runtime_insights');
+  const total =
+    kept?.statement ??
+    countOf(`select count(*) as total from runtime_insights i where ${where.sql}`, where.params);
   const order = sortOrder(query.sort, SORT_COLUMNS, 'id');
   const rows = pageRange(where, {
     rows: `select ${read}, xmin::text as row_version from runtime_insights i where ${where.sql}`,
     order,
     page: query.page,
-    keptTotal: where.filtered ? undefined : keptRuntimeTotalOf(accountId, 'runtime_insights'),
+    keptTotal: kept?.value,
   });
   const page = `select ${columns}, row_version from ${rows} i ${orderSql(order)}`;
   return pageWithTotal<Row>(db, { sql: page, params: where.params }, total);
