@@ -153,11 +153,14 @@ export function keptPerClusterTotal(
  * took 100 ms (docs/performance.md, "Fix 76"). The caller passes the live list's `where` only.
  */
 export function keptLiveResourcesTotal(where: Where, accountId: string): KeptListTotal | undefined {
-  const kinds = where.keptAlone?.get('kind');
-  if (kinds === undefined) return keptPerClusterTotal(where, accountId, 'cluster_resources_live');
+  const kept = where.keptAlone;
+  const kinds = kept?.get('kind');
+  if (kept === undefined || kinds === undefined) {
+    return keptPerClusterTotal(where, accountId, 'cluster_resources_live');
+  }
   return keptSum('live_resource_kind_totals', accountId, [
     { column: 'kind', values: kinds, type: 'text' },
-    ...clusterTerms(where.keptAlone!),
+    ...clusterTerms(kept),
   ]);
 }
 
