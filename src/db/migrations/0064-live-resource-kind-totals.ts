@@ -44,6 +44,11 @@ $fn$;`;
 
 const LIVE = 'is_latest and deleted_at is null';
 
+/** The kinds' totals of the live versions stored before the migration (exported for its test). */
+export const KIND_TOTALS_OF_STORED_VERSIONS = `insert into live_resource_kind_totals (account_id, cluster_id, kind, total)
+select account_id, cluster_id, kind, count(*) from cluster_resources where ${LIVE}
+ group by account_id, cluster_id, kind`;
+
 export const liveResourceKindTotals: Migration = {
   id: '0064-live-resource-kind-totals',
   sql: `
@@ -72,8 +77,6 @@ $fn$;
 create trigger list_totals_kinds_truncated after truncate on cluster_resources
   for each statement execute function live_resource_kind_totals_truncated();
 
-insert into live_resource_kind_totals (account_id, cluster_id, kind, total)
-select account_id, cluster_id, kind, count(*) from cluster_resources where ${LIVE}
- group by account_id, cluster_id, kind;
+${KIND_TOTALS_OF_STORED_VERSIONS};
 `,
 };
