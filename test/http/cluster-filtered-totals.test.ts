@@ -2,10 +2,12 @@
  * A list filtered by clusters alone reads its `total_count` from the totals kept per cluster at
  * ingestion (modules/list-totals, keptPerClusterTotal; docs/performance.md "Fix 76"), and so do
  * the resources filtered by kinds, with or without clusters (keptLiveResourcesTotal, migration
- * 0064); either may read a page past the middle from the list's end. Every such total must equal a count of the rows, for
- * one cluster, both, one named twice, one of another tenant and one that does not exist; a page
- * from the end must hold the rows a forward read does. Any other filter beside the clusters is
- * still counted: the kept rows are made wrong on purpose to tell which source a total came from.
+ * 0064); either may read a page past the middle from the list's end. Every such total must equal
+ * a count of the rows, for one cluster, both, one named twice, one of another tenant and one that
+ * does not exist; a page from the end must hold the rows a forward read does. Any other filter
+ * beside the clusters is still counted: the kept rows are made wrong on purpose to tell which
+ * source a total came from. Migration 0064's count of the versions stored before it must give the
+ * rows its triggers keep.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
