@@ -34,19 +34,19 @@ type KeptClusterList = (typeof CLUSTER_LISTS)[number];
  */
 export type KeptList = KeptClusterList | 'vulnerability_packages' | `vulnerability_packages_${Severity}`;
 
-/** The select of a kept total, its account and list parameters written as its statement numbers them. */
-function keptTotalSelect(list: KeptList, account: string, name: string): string {
-  return (CLUSTER_LISTS as readonly string[]).includes(list)
-    ? `select sum(total) as total from cluster_list_totals where account_id = ${account} and list = ${name}`
-    : `select total from list_totals where account_id = ${account} and list = ${name}`;
-}
-
 /** The runtime lists, kept per cluster (migration 0028): their rows are written under a cluster's lock. */
-export type KeptRuntimeList = 'runtime_http_observations' | 'runtime_baselines' | 'runtime_insights';
+const RUNTIME_LISTS = ['runtime_http_observations', 'runtime_baselines', 'runtime_insights'] as const;
+export type KeptRuntimeList = (typeof RUNTIME_LISTS)[number];
+
+/** The table a list's totals are kept in: per cluster (0050, 0028), or per account (0022, 0048). */
+function totalsTableOf(list: KeptList | KeptRuntimeList): string {
+  if ((CLUSTER_LISTS as readonly string[]).includes(list)) return 'cluster_list_totals';
+  return (RUNTIME_LISTS as readonly string[]).includes(list) ? 'runtime_list_totals' : 'list_totals';
+}
 
 /** The kept total of a list; no row yet means nothing was ever written to it for this account: 0. */
 export function keptTotal(accountId: string, list: KeptList): Statement {
-  return { sql: keptTotalSelect(list, '$1', '$2'), params: [accountId, list] };
+  return keptSum(totalsTableOf(list), accountId, [{ column: 'list', value: list }]).statement;
 }
 
 /**
@@ -55,7 +55,7 @@ export function keptTotal(accountId: string, list: KeptList): Statement {
  * unused parameter has no type PostgreSQL could infer. Null when nothing was ever written: 0.
  */
 export function keptTotalOf(accountId: string, list: KeptList): KeptTotalValue {
-  return (where) => keptTotalSelect(list, where.next(accountId), where.next(list));
+  return keptSum(totalsTableOf(list), accountId, [{ column: 'list', value: list }]).value;
 }
 
 /** The lists whose generation is kept beside their total (migrations 0054 to 0056). */
@@ -140,10 +140,7 @@ export function keptPerClusterTotal(
   const kept = where.keptAlone;
   if (kept === undefined || [...kept.keys()].some((dimension) => dimension !== 'cluster_id'))
     return undefined;
-  const table = (CLUSTER_LISTS as readonly string[]).includes(list)
-    ? 'cluster_list_totals'
-    : 'runtime_list_totals';
-  return keptSum(table, accountId, [{ column: 'list', value: list }, ...clusterTerms(kept)]);
+  return keptSum(totalsTableOf(list), accountId, [{ column: 'list', value: list }, ...clusterTerms(kept)]);
 }
 
 /**
