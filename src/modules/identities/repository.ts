@@ -8,7 +8,13 @@ import type { OffsetPage } from '../../http/paging.js';
 import { addSearch, type SearchPath, TOTAL_OF_KEYS } from '../../http/search.js';
 import { type ListOrder, orderSql, type Sort, sortOrder } from '../../http/sort.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptPerClusterTotal, type ListTotal, listPage } from '../list-totals/repository.js';
+import {
+  countOf,
+  type KeptListTotal,
+  keptPerClusterTotal,
+  type ListTotal,
+  listPage,
+} from '../list-totals/repository.js';
 import { Where } from '../resources/where.js';
 import type { IdentityFilters, IdentitySortField } from './list-query.js';
 import { IDENTITY_SEARCH, searchedPageKeys, walkableSearch } from './search.js';
@@ -139,7 +145,13 @@ export interface IdentityPageQuery {
  * rows (about 1.5 KB each) spilled to disk for a deep page at medium size. Searched through the
  * trigram index, the keys count every match too: the page carries its total.
  */
-function pageKeys(accountId: string, query: IdentityPageQuery, listOrder: ListOrder, listed: ListWhere) {
+function pageKeys(
+  accountId: string,
+  query: IdentityPageQuery,
+  listOrder: ListOrder,
+  listed: ListWhere,
+  kept: KeptListTotal | undefined,
+) {
   const { q, ...unsearched } = query.filters;
   if (walkableSearch(q, query.sort)) {
     // `q` alone: its matches read by id or along the sort's index, whichever is shorter (search.ts)
@@ -160,7 +172,7 @@ function pageKeys(accountId: string, query: IdentityPageQuery, listOrder: ListOr
     rows: `select i.account_id, i.id${countedWithPage ? `, ${TOTAL_OF_KEYS}` : ''} from identities i where ${where.sql}`,
     order: listOrder,
     page: query.page,
-    keptTotal: keptPerClusterTotal(where, accountId, 'identities')?.value,
+    keptTotal: kept?.value,
   });
   return { keys, where };
 }
@@ -170,16 +182,17 @@ function pageStatements(accountId: string, query: IdentityPageQuery, columns: st
   const listed = listWhere(accountId, query.filters, query.searchPath);
   const { where, countedWithPage } = listed;
   const count = countOf(`select count(*) as total from identities i where ${where.sql}`, where.params);
+  // Unfiltered or by cluster alone, the total is kept at ingestion (migration 0050).
+  const kept = keptPerClusterTotal(where, accountId, 'identities');
   const listOrder = order(query.sort);
-  const keys = pageKeys(accountId, query, listOrder, listed);
+  const keys = pageKeys(accountId, query, listOrder, listed, kept);
   const page = `select ${columns}${countedWithPage ? ', k.total' : ''}
        from ${keys.keys} k
        join identities i on i.account_id = k.account_id and i.id = k.id
       ${orderSql(listOrder)}`;
-  // Unfiltered or by cluster alone, the total is kept at ingestion (migration 0050).
   const total: ListTotal = {
     carried: countedWithPage,
-    kept: keptPerClusterTotal(where, accountId, 'identities')?.statement,
+    kept: kept?.statement,
     count,
   };
   return { page: { sql: page, params: keys.where.params }, total };
