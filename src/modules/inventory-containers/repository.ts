@@ -204,10 +204,7 @@ async function containerPage<Row>(
     keptSearch && (await pageOfKeptMatches<Row>(db, accountId, keptSearch, { select, lateral }));
   if (fromKept) return fromKept;
   const where = new Where('c.account_id = $', accountId);
-  for (const [key, values] of query.filters) {
-    if (key === 'cluster_id') where.addKept('cluster_id', 'c.cluster_id', values);
-    else where.addOneOf(`c.${key}`, values, 'text');
-  }
+  where.addColumnFilters(query.filters, 'c');
   const sliced = slicedInNameOrder(query) ? keysSlicedInNameOrder(where, query) : undefined;
   const { countedWithPage } = sliced
     ? { countedWithPage: true }

@@ -37,3 +37,16 @@ test('keptAlone holds the kept dimensions while they are the only filters, each 
     .addKept('cluster_id', 'r.cluster_id', ['c1']);
   assert.deepEqual(live.keptAlone?.get('cluster_id'), ['c1']);
 });
+
+test('addColumnFilters binds cluster_id as a kept uuid dimension and every other key as text', () => {
+  const filters = new Map([
+    ['cluster_id', ['c1']],
+    ['name', ['api', 'web']],
+  ]);
+  const where = new Where('c.account_id = $', 'a1').addColumnFilters(filters, 'c');
+  assert.equal(where.sql, 'c.account_id = $1 and c.cluster_id = $2::uuid and c.name = any($3::text[])');
+  assert.equal(where.keptAlone, undefined);
+  const bare = new Where('account_id = $', 'a1').addColumnFilters(new Map([['cluster_id', ['c1', 'c2']]]));
+  assert.equal(bare.sql, 'account_id = $1 and cluster_id = any($2::uuid[])');
+  assert.deepEqual(bare.keptAlone?.get('cluster_id'), ['c1', 'c2']);
+});

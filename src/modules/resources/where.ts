@@ -59,6 +59,20 @@ export class Where {
     return this;
   }
 
+  /**
+   * Adds a `filters` map (http/filters.ts) whose keys are the list's column names, under the
+   * table's `alias` if it has one: `cluster_id` as the kept dimension (a uuid), every other key a
+   * text column.
+   */
+  addColumnFilters(filters: ReadonlyMap<string, readonly string[]>, alias = ''): this {
+    const column = (key: string) => (alias ? `${alias}.${key}` : key);
+    for (const [key, values] of filters) {
+      if (key === 'cluster_id') this.addKept('cluster_id', column(key), values);
+      else this.addOneOf(column(key), values, 'text');
+    }
+    return this;
+  }
+
   /** Adds a filter clause without parameters. */
   addRaw(clause: string): this {
     this.clauses.push(clause);

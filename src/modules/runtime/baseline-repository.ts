@@ -113,10 +113,7 @@ export async function listBaselines(
   },
 ) {
   const where = new Where('account_id = $', accountId);
-  for (const [key, values] of query.filters) {
-    if (key === 'cluster_id') where.addKept('cluster_id', key, values);
-    else where.addOneOf(key, values, 'text');
-  }
+  where.addColumnFilters(query.filters);
   if (query.q) {
     const pattern = where.next(containsPattern(query.q));
     where.addRaw(`(${BASELINE_SEARCH_FIELDS.map((field) => `${field} ilike ${pattern}`).join(' or ')})`);

@@ -155,10 +155,7 @@ async function observationPage<Row>(
 ) {
   const where = new Where('account_id = $', accountId);
   if (query.clusterIds.length > 0) where.addKept('cluster_id', 'cluster_id', query.clusterIds);
-  for (const [key, values] of query.filters) {
-    if (key === 'cluster_id') where.addKept('cluster_id', key, values);
-    else where.addOneOf(key, values, 'text');
-  }
+  where.addColumnFilters(query.filters);
   if (query.hasPii !== undefined) where.add('has_pii = $', query.hasPii);
   if (query.q) {
     const pattern = where.next(containsPattern(query.q));
