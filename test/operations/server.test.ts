@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { serverBundle } from '../support/server-bundle.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'posture-server-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,7 +21,7 @@ interface Running {
 }
 
 async function startServer(): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [await serverBundle()], {
     env: {
       ...process.env,
       DATABASE_URL: '',
@@ -104,7 +105,7 @@ test('a fresh start creates the demo tenant, its key works, and shutdown is clea
 });
 
 test('an invalid configuration stops the server with one clear message', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [await serverBundle()], {
     env: { ...process.env, PORT: 'eighty', DATA_DIR: ':memory:' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,5 @@
 /**
- * The real server as a child process (`node --import tsx src/server.ts`), for the fault suite:
+ * The real server as a child process (src/server.ts, bundled: server-bundle.ts), for the fault suite:
  * started on a free loopback port, ready when `/healthz` answers, killed with SIGKILL. Every
  * process started here is remembered so `killAllServers()` (in each file's `after`) leaves no
  * orphan, even when a test fails half-way.
@@ -11,6 +11,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { serverBundle } from '../support/server-bundle.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 /** A fixed pepper, so keys made by the in-process CLI authenticate against every spawned server. */
@@ -77,6 +78,7 @@ export async function startServer(
   store: Record<string, string>,
   readyTimeoutMs = 150_000,
 ): Promise<ServerProcess> {
+  const entry = await serverBundle(); // before the clock: the first call may build it
   const spawnedAt = Date.now();
   const port = await freePort();
   const env: Record<string, string> = {};
@@ -94,7 +96,7 @@ export async function startServer(
     RATE_LIMIT_PER_MINUTE: '0',
     ...store,
   });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [entry], {
     cwd: REPO,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,7 @@ import { type DataScope, withScope, withSystemScope } from '../../src/db/scope.j
 import { newId } from '../../src/http/ids.js';
 import { createTenancyService } from '../../src/modules/tenancy/service.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { serverBundle } from '../support/server-bundle.js';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const skip = onPostgres ? false : 'row-level security binds only on PostgreSQL: set DATABASE_URL';
@@ -203,8 +204,8 @@ describe('row-level security policies, through the application role', { skip }, 
   });
 });
 
-test('the server refuses to start connected as the owner, naming the fix', { skip }, () => {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+test('the server refuses to start connected as the owner, naming the fix', { skip }, async () => {
+  const run = spawnSync(process.execPath, [await serverBundle()], {
     env: {
       PATH: process.env.PATH ?? '',
       DATABASE_URL: database.ownerUrl,

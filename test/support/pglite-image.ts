@@ -11,20 +11,18 @@
  * @example
  *   const db = await openMigratedPglite(); // a private in-memory store, already migrated
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { migrate } from '../../src/db/migrator.js';
 import { openPglite, type PgliteDatabase } from '../../src/db/pglite.js';
-import { repositoryRoot, schemaFingerprint } from './schema-fingerprint.js';
-
-const cacheDir = join(repositoryRoot, 'node_modules', '.cache', 'posture');
+import { schemaFingerprint } from './schema-fingerprint.js';
+import { cachedPath, partialOf, publish } from './test-cache.js';
 
 function imagePath(): string {
   const fingerprint = schemaFingerprint([
     'src/db/pglite.ts',
     'node_modules/@electric-sql/pglite/package.json',
   ]);
-  return join(cacheDir, `pglite-${fingerprint}.tar`);
+  return cachedPath('pglite-', fingerprint, '.tar');
 }
 
 function readImage(path: string): Blob | undefined {
@@ -36,20 +34,9 @@ function readImage(path: string): Blob | undefined {
   }
 }
 
-/** Written under a temporary name and renamed: a reader sees a whole image or none. */
 async function saveImage(db: PgliteDatabase, path: string): Promise<void> {
-  const image = Buffer.from(await (await db.dumpDataDir()).arrayBuffer());
-  mkdirSync(cacheDir, { recursive: true });
-  const partial = `${path}.${process.pid}.partial`;
-  writeFileSync(partial, image);
-  renameSync(partial, path);
-  // Images of other schemas: kept a day, for another working tree that shares node_modules.
-  const dayAgo = Date.now() - 24 * 3600 * 1000;
-  for (const name of readdirSync(cacheDir)) {
-    const other = join(cacheDir, name);
-    if (other === path || !name.startsWith('pglite-')) continue;
-    if (statSync(other).mtimeMs < dayAgo) rmSync(other, { force: true });
-  }
+  writeFileSync(partialOf(path), Buffer.from(await (await db.dumpDataDir()).arrayBuffer()));
+  publish(path, 'pglite-');
 }
 
 export async function openMigratedPglite(): Promise<PgliteDatabase> {
