@@ -6,14 +6,18 @@
  * a count of the rows, for one cluster, both, one named twice, one of another tenant and one that
  * does not exist; a page from the end must hold the rows a forward read does. Any other filter
  * beside the clusters is still counted: the kept rows are made wrong on purpose to tell which
- * source a total came from. Migration 0064's count of the versions stored before it must give the
- * rows its triggers keep.
+ * source a total came from. The containers filtered by one key of KEPT_CONTAINER_KEYS (any of its
+ * values, with or without clusters) read the totals kept per cluster and value (keptContainersTotal,
+ * migration 0065, "Fix 77"), under the same checks. Migrations 0064's and 0065's counts of the
+ * rows stored before them must give the rows their triggers keep.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { KIND_TOTALS_OF_STORED_VERSIONS } from '../../src/db/migrations/0064-live-resource-kind-totals.js';
+import { VALUE_TOTALS_OF_STORED_CONTAINERS } from '../../src/db/migrations/0065-container-value-totals.js';
 import { withSystemScope } from '../../src/db/scope.js';
 import { syntheticStream } from '../../src/engines/runtime/sample/bench.js';
+import { KEPT_CONTAINER_KEYS } from '../../src/modules/list-totals/repository.js';
 import { createCluster, push, pushSampleCluster, sampleObject } from '../ingest/sample.js';
 import { pushOk } from '../runtime/support.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
@@ -87,7 +91,11 @@ const LISTS: ClusterList[] = [
     kept: { table: 'cluster_list_totals', list: 'inventory_containers' },
     paging: 'offset',
     byClusters: (ids) => filters(ids),
-    narrower: { query: (ids) => filters(ids, 'name:api'), where: "name = 'api'" },
+    // Two keys of KEPT_CONTAINER_KEYS: each is kept, what both select is counted.
+    narrower: {
+      query: (ids) => filters(ids, 'name:api', 'owner_kind:Deployment'),
+      where: "name = 'api' and owner_kind = 'Deployment'",
+    },
   },
   {
     path: 'resources',
@@ -357,20 +365,144 @@ test('the kinds kept answer kinds and clusters alone, and no other filter', asyn
   }
 });
 
-test("migration 0064 counts the live versions stored before it, each tenant's own", async () => {
-  // Every kind row recounted from the stored versions, in a transaction that is rolled back.
-  const kindRows = `select concat_ws(' ', account_id, cluster_id, kind, total) as row from live_resource_kind_totals
-                     where total <> 0 order by 1`;
-  const kept = await t.db.query<{ row: string }>(kindRows);
-  await t.db
-    .transaction(async (tx) => {
-      await tx.query('delete from live_resource_kind_totals');
-      await tx.query(KIND_TOTALS_OF_STORED_VERSIONS);
-      const recounted = await tx.query<{ row: string }>(kindRows);
-      assert.deepEqual(recounted.rows, kept.rows);
-      const accounts = new Set(recounted.rows.map((row) => row.row.split(' ')[0]));
-      assert.ok(accounts.has(tenant.accountId) && accounts.has(other.accountId));
-      throw new Error('rolled back');
-    })
-    .catch((error: Error) => assert.equal(error.message, 'rolled back'));
+const CONTAINERS = LISTS.find((list) => list.path === 'inventory_containers')!;
+
+/** The containers of these values of `key` (and clusters), counted in the table. */
+async function countedValues(key: string, values: string[], clusterIds?: string[], where = 'true') {
+  const { rows } = await withSystemScope(() =>
+    t.db.query<{ total: string }>(
+      `select count(*) as total from inventory_containers
+        where account_id = $1 and ${key} = any($2::text[])
+          and ($3::uuid[] is null or cluster_id = any($3::uuid[])) and ${where}`,
+      [tenant.accountId, values, clusterIds ?? null],
+    ),
+  );
+  return Number(rows[0]!.total);
+}
+
+/** The tenant's two most common values of a container's `key`, most common first. */
+async function commonValues(key: string): Promise<[string, string]> {
+  const { rows } = await withSystemScope(() =>
+    t.db.query<{ value: string }>(
+      `select ${key} as value from inventory_containers where account_id = $1
+        group by ${key} order by count(*) desc, ${key} limit 2`,
+      [tenant.accountId],
+    ),
+  );
+  assert.equal(rows.length, 2, `the sample has two values of ${key}`);
+  return [rows[0]!.value, rows[1]!.value];
+}
+
+const byValues = (key: string, values: string[], clusterIds: string[] = []) =>
+  filters(clusterIds, ...values.map((value) => `${key}:${value}`));
+
+test('containers filtered by one kept key, of every cluster or some, total what a count gives', async () => {
+  for (const key of KEPT_CONTAINER_KEYS) {
+    const [first, second] = await commonValues(key);
+    const cases: [string[], string[] | undefined][] = [
+      [[first], undefined],
+      [[first, second], undefined],
+      [[first, first], undefined],
+      [['no-such-value'], undefined],
+      [[first], [clusters.a]],
+      [[second], [clusters.a, clusters.b]],
+      [[first], [clusters.foreign]],
+    ];
+    for (const [values, clusterIds] of cases) {
+      const query = byValues(key, values, clusterIds);
+      const { total_count } = await get(CONTAINERS, query, { size: 5, index: 0 });
+      assert.equal(total_count, await countedValues(key, values, clusterIds), query);
+    }
+  }
+  // A page past the middle is read from the end.
+  const [deployment] = await commonValues('owner_kind');
+  const query = byValues('owner_kind', [deployment]);
+  const all = await readForwards(CONTAINERS, query);
+  assert.equal(all.length, await countedValues('owner_kind', [deployment]));
+  const last = Math.ceil(all.length / 3) - 1;
+  const { entries } = await get(CONTAINERS, query, { size: 3, index: last });
+  assert.deepEqual(
+    entries.map((entry) => entry.id),
+    all.slice(last * 3),
+    'the last page, read from the end',
+  );
+});
+
+test('the values kept answer one key and clusters alone, and no other filter', async () => {
+  const [image] = await commonValues('image_repo');
+  const skewValue = (delta: number) =>
+    withSystemScope(() =>
+      t.db.query(
+        `update container_value_totals set total = total + $4
+          where account_id = $1 and cluster_id = $2 and key = 'image_repo' and value = $3`,
+        [tenant.accountId, clusters.a, image, delta],
+      ),
+    );
+  const truth = await countedValues('image_repo', [image]);
+  await skewValue(1000);
+  try {
+    const totalOf = async (query: string) =>
+      (await get(CONTAINERS, query, { size: 1, index: 0 })).total_count;
+    assert.equal(await totalOf(byValues('image_repo', [image])), truth + 1000);
+    assert.equal(
+      await totalOf(byValues('image_repo', [image], [clusters.a])),
+      (await countedValues('image_repo', [image], [clusters.a])) + 1000,
+    );
+    assert.equal(
+      await totalOf(byValues('image_repo', [image], [clusters.b])),
+      await countedValues('image_repo', [image], [clusters.b]),
+    );
+    const [name] = await commonValues('name');
+    assert.equal(
+      await totalOf(filters([], `image_repo:${image}`, `name:${name}`)),
+      await countedValues('image_repo', [image], undefined, `name = '${name}'`),
+      'a second kept key is counted',
+    );
+    const [pod] = await commonValues('pod_name');
+    assert.equal(
+      await totalOf(filters([], `image_repo:${image}`, `pod_name:${pod}`)),
+      await countedValues('image_repo', [image], undefined, `pod_name = '${pod}'`),
+      'a key that is not kept is counted',
+    );
+    const searched = `${byValues('image_repo', [image])}&q=${encodeURIComponent(name)}`;
+    assert.equal(
+      await totalOf(searched),
+      (await readForwards(CONTAINERS, searched)).length,
+      'a search beside the key is counted',
+    );
+  } finally {
+    await skewValue(-1000);
+  }
+});
+
+test("migrations 0064 and 0065 count the rows stored before them, each tenant's own", async () => {
+  // Every kept row recounted from the stored rows, in a transaction that is rolled back.
+  const migrations = [
+    {
+      table: 'live_resource_kind_totals',
+      columns: 'cluster_id, kind',
+      recount: KIND_TOTALS_OF_STORED_VERSIONS,
+    },
+    {
+      table: 'container_value_totals',
+      columns: 'cluster_id, key, value',
+      recount: VALUE_TOTALS_OF_STORED_CONTAINERS,
+    },
+  ];
+  for (const { table, columns, recount } of migrations) {
+    const keptRows = `select concat_ws(' ', account_id, ${columns}, total) as row from ${table}
+                       where total <> 0 order by 1`;
+    const kept = await t.db.query<{ row: string }>(keptRows);
+    await t.db
+      .transaction(async (tx) => {
+        await tx.query(`delete from ${table}`);
+        await tx.query(recount);
+        const recounted = await tx.query<{ row: string }>(keptRows);
+        assert.deepEqual(recounted.rows, kept.rows, table);
+        const accounts = new Set(recounted.rows.map((row) => row.row.split(' ')[0]));
+        assert.ok(accounts.has(tenant.accountId) && accounts.has(other.accountId), table);
+        throw new Error('rolled back');
+      })
+      .catch((error: Error) => assert.equal(error.message, 'rolled back'));
+  }
 });

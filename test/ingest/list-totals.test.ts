@@ -1,7 +1,8 @@
 /**
  * The unfiltered lists' totals are kept at ingestion (migration 0022, docs/performance.md "Fix 12";
  * the runtime lists per cluster, migration 0028, "Fix 16d"; the packages of each severity, migration
- * 0048, "Fix 26"; the live resources per cluster and kind, migration 0064, "Fix 76"): after any
+ * 0048, "Fix 26"; the live resources per cluster and kind, migration 0064, "Fix 76"; the containers
+ * per cluster and value of each kept filter key, migration 0065, "Fix 77"): after any
  * sequence of pushes (watch events, snapshots that delete and restore, scans that add and drop
  * packages, runtime pushes that add HTTP observations, close learning windows and raise insights)
  * and removals of a cluster's inventory or runtime rows, each kept total equals count(*) of its
@@ -14,6 +15,7 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import type { Executor } from '../../src/db/database.js';
 import { SEVERITIES } from '../../src/ingest/vulnerabilities/severity.js';
+import { KEPT_CONTAINER_KEYS } from '../../src/modules/list-totals/repository.js';
 import { exec, httpRequest, pushOk as pushRuntimeOk, putSettings, WEB } from '../runtime/support.js';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/harness.js';
 import { type ScanDoc, scanDoc } from '../vulnerabilities/support.js';
@@ -92,9 +94,11 @@ async function counted(db: Executor, accountId: string) {
 }
 
 /**
- * The rows kept per cluster (the lists a cluster's pushes write), and per cluster and kind (the
- * live resources, migration 0064), which the lists filtered by clusters or kinds alone read: each
- * as `<list> <cluster> [<kind>] <total>`, those of 0 left out, sorted.
+ * The rows kept per cluster (the lists a cluster's pushes write), per cluster and kind (the live
+ * resources, migration 0064) and per cluster, key and value (the containers, 0065), which the
+ * lists filtered by clusters, kinds or a container's key alone read: each as `<list> <cluster>
+ * <total>`, `live kind <cluster> <kind> <total>` or `container <key> <value> <cluster> <total>`,
+ * those of 0 left out, sorted.
  */
 async function keptPerCluster(db: Executor, accountId: string): Promise<string[]> {
   const { rows } = await db.query<{ row: string }>(
@@ -103,13 +107,28 @@ async function keptPerCluster(db: Executor, accountId: string): Promise<string[]
      select concat_ws(' ', list, cluster_id, total) from runtime_list_totals where account_id = $1 and total <> 0
      union all
      select concat_ws(' ', 'live kind', cluster_id, kind, total) from live_resource_kind_totals
+      where account_id = $1 and total <> 0
+     union all
+     select concat_ws(' ', 'container', key, value, cluster_id, total) from container_value_totals
       where account_id = $1 and total <> 0`,
     [accountId],
   );
   return rows.map((row) => row.row).sort();
 }
 
-/** keptPerCluster's rows as a count of each list's rows by cluster, and of the live resources by kind. */
+/**
+ * Each container's (key, value) pairs for the keys the list reads kept totals of: counted from
+ * those, the rows must be exactly those the migration's triggers keep, so the two lists of keys
+ * cannot part.
+ */
+const CONTAINER_VALUES = `cross join lateral (values ${[...KEPT_CONTAINER_KEYS]
+  .map((key) => `('${key}', c.${key})`)
+  .join(', ')}) v(key, value)`;
+
+/**
+ * keptPerCluster's rows as a count of each list's rows by cluster, of the live resources by kind,
+ * and of the containers by each kept key's value.
+ */
 async function countedPerCluster(db: Executor, accountId: string): Promise<string[]> {
   const perCluster = LISTS.filter(({ list }) => !list.startsWith('vulnerability_packages')).map(
     ({ list, from }) =>
@@ -119,7 +138,11 @@ async function countedPerCluster(db: Executor, accountId: string): Promise<strin
     `${perCluster.join(' union all ')}
      union all
      select concat_ws(' ', 'live kind', cluster_id, kind, count(*)) from cluster_resources
-      where account_id = $1 and is_latest and deleted_at is null group by cluster_id, kind`,
+      where account_id = $1 and is_latest and deleted_at is null group by cluster_id, kind
+     union all
+     select concat_ws(' ', 'container', v.key, v.value, c.cluster_id, count(*))
+       from inventory_containers c ${CONTAINER_VALUES}
+      where c.account_id = $1 group by v.key, v.value, c.cluster_id`,
     [accountId],
   );
   return rows.map((row) => row.row).sort();
@@ -536,6 +559,16 @@ test('statements written by hand keep the totals: insert, update, delete, severa
     [tenant.accountId],
   );
   await check('after deleting rows by hand');
+  // Containers rewritten in place over both accounts: kept values moved, and values left as they were.
+  await t.db.query(
+    `update inventory_containers set owner_kind = 'DaemonSet', image_repo = image_repo || '-mirror'
+      where account_id = any($1::uuid[]) and pod_name > 'm'`,
+    [accounts],
+  );
+  await t.db.query(`update inventory_containers set values_digest = 'x' where account_id = any($1::uuid[])`, [
+    accounts,
+  ]);
+  await check('after updating containers by hand');
   const containerColumns = await writableColumns('inventory_containers');
   await t.db.query(
     `insert into inventory_containers (${containerColumns})
@@ -560,7 +593,9 @@ test('statements written by hand keep the totals: insert, update, delete, severa
       const after = await keptTotals(tx, tenant.accountId);
       assert.equal(after.get('cluster_resources_live') ?? 0, 0);
       assert.deepEqual(
-        (await keptPerCluster(tx, tenant.accountId)).filter((row) => row.startsWith('live kind')),
+        (await keptPerCluster(tx, tenant.accountId)).filter(
+          (row) => row.startsWith('live kind') || row.startsWith('container '),
+        ),
         [],
       );
       assert.equal(after.get('inventory_containers') ?? 0, 0);
@@ -594,7 +629,8 @@ test('every kept table has its counting triggers', async () => {
       // 0050's totals, and 0064's kinds forgotten on TRUNCATE
       ['cluster_resources', 'delete,insert,truncate,truncate,update'],
       ['identities', 'delete,insert,truncate'],
-      ['inventory_containers', 'delete,insert,truncate'],
+      // 0050's totals, and 0065's values
+      ['inventory_containers', 'delete,delete,insert,insert,truncate,truncate,update'],
       ['runtime_baselines', 'delete,insert,truncate'],
       ['runtime_http_observations', 'delete,insert,truncate'],
       ['runtime_insights', 'delete,insert,truncate'],

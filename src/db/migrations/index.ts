@@ -55,6 +55,7 @@ import { containerSearchTexts } from './0061-container-search-texts.js';
 import { containerValuesDigest } from './0062-container-values-digest.js';
 import { identityAccessTextsOnly } from './0063-identity-access-texts-only.js';
 import { liveResourceKindTotals } from './0064-live-resource-kind-totals.js';
+import { containerValueTotals } from './0065-container-value-totals.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -114,4 +115,5 @@ export const migrations: readonly Migration[] = [
   containerValuesDigest,
   identityAccessTextsOnly,
   liveResourceKindTotals,
+  containerValueTotals,
 ];

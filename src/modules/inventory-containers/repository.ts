@@ -23,7 +23,13 @@ import {
   type WithGeneration,
 } from '../list-totals/page-bookmarks.js';
 import { pageRange } from '../list-totals/page-range.js';
-import { countOf, keptGenerationSelect, keptPerClusterTotal, listPage } from '../list-totals/repository.js';
+import {
+  countOf,
+  KEPT_CONTAINER_KEYS,
+  keptContainersTotal,
+  keptGenerationSelect,
+  listPage,
+} from '../list-totals/repository.js';
 import {
   carriedMatchesColumns,
   keepCarriedMatches,
@@ -204,15 +210,16 @@ async function containerPage<Row>(
     keptSearch && (await pageOfKeptMatches<Row>(db, accountId, keptSearch, { select, lateral }));
   if (fromKept) return fromKept;
   const where = new Where('c.account_id = $', accountId);
-  where.addColumnFilters(query.filters, 'c');
+  where.addColumnFilters(query.filters, 'c', KEPT_CONTAINER_KEYS);
   const sliced = slicedInNameOrder(query) ? keysSlicedInNameOrder(where, query) : undefined;
   const { countedWithPage } = sliced
     ? { countedWithPage: true }
     : addSearch(where, accountId, query.q, SEARCH, query.searchPath);
   const filter = where.sql;
   const count = countOf(`select count(*) as total from inventory_containers c where ${filter}`, where.params);
-  // Unfiltered or by cluster alone, the total is kept at ingestion (migration 0050): no count of rows.
-  const kept = keptPerClusterTotal(where, accountId, 'inventory_containers');
+  // Unfiltered, by cluster alone or by one kept key, the total is kept at ingestion (migrations
+  // 0050, 0065): no count of rows.
+  const kept = keptContainersTotal(where, accountId);
   // A deferred join: the page's keys first, in order, from the sort's index alone (no row of the
   // account is read or sorted), from the nearer end of the list, then those rows by primary key,
   // put in order. Searched through the trigram index, the keys are a slice of the matches' ids in

@@ -161,6 +161,46 @@ export function keptLiveResourcesTotal(where: Where, accountId: string): KeptLis
   ]);
 }
 
+/**
+ * The containers' filter keys whose totals are kept per cluster and value (migration 0065, whose
+ * trigger functions name the same keys; test/ingest/list-totals.test.ts holds the two together).
+ * The others name one pod or one container, and a count of what they select is short.
+ */
+export const KEPT_CONTAINER_KEYS: ReadonlySet<string> = new Set([
+  'cluster_name',
+  'name',
+  'image_name',
+  'image_repo',
+  'image_tag',
+  'image_digest',
+  'owner_kind',
+  'owner_name',
+  'owner_namespace',
+]);
+
+/**
+ * The total of the containers for `where`, where one is kept: as keptPerClusterTotal, and also
+ * filtered by one of KEPT_CONTAINER_KEYS (any of its values, of all clusters or some), from the
+ * totals kept per cluster and value (migration 0065). A container has one value of each key, so
+ * the values' sum counts each once, and a value named twice is summed once. Counting the large
+ * benchmark account's 228,136 containers of `owner_kind:Deployment` took 79 ms (docs/performance.md,
+ * "Fix 77"). Two such keys select what both select: counted.
+ */
+export function keptContainersTotal(where: Where, accountId: string): KeptListTotal | undefined {
+  const kept = where.keptAlone;
+  const keys = [...(kept?.keys() ?? [])].filter((dimension) => dimension !== 'cluster_id');
+  const key = keys[0];
+  if (kept === undefined || key === undefined) {
+    return keptPerClusterTotal(where, accountId, 'inventory_containers');
+  }
+  if (keys.length > 1 || !KEPT_CONTAINER_KEYS.has(key)) return undefined;
+  return keptSum('container_value_totals', accountId, [
+    { column: 'key', value: key },
+    { column: 'value', values: kept.get(key) ?? [], type: 'text' },
+    ...clusterTerms(kept),
+  ]);
+}
+
 /** A `select count(*) as total ...` statement, with a copy of the parameters as they are now. */
 export function countOf(sql: string, params: readonly unknown[]): Statement {
   return { sql, params: [...params] };

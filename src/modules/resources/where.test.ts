@@ -50,3 +50,29 @@ test('addColumnFilters binds cluster_id as a kept uuid dimension and every other
   assert.equal(bare.sql, 'account_id = $1 and cluster_id = any($2::uuid[])');
   assert.deepEqual(bare.keptAlone?.get('cluster_id'), ['c1', 'c2']);
 });
+
+test('addColumnFilters marks the keys a list keeps as kept text dimensions', () => {
+  const kept = new Set(['name', 'owner_kind']);
+  const filters = new Map([
+    ['cluster_id', ['c1']],
+    ['name', ['api', 'web']],
+  ]);
+  const where = new Where('c.account_id = $', 'a1').addColumnFilters(filters, 'c', kept);
+  assert.equal(where.sql, 'c.account_id = $1 and c.cluster_id = $2::uuid and c.name = any($3::text[])');
+  assert.deepEqual(
+    [...(where.keptAlone ?? [])],
+    [
+      ['cluster_id', ['c1']],
+      ['name', ['api', 'web']],
+    ],
+  );
+  const withOther = new Where('c.account_id = $', 'a1').addColumnFilters(
+    new Map([
+      ['name', ['api']],
+      ['pod_name', ['p']],
+    ]),
+    'c',
+    kept,
+  );
+  assert.equal(withOther.keptAlone, undefined, 'a key the list does not keep is counted');
+});

@@ -1,6 +1,10 @@
-/** The filters some lists keep their totals by, with the type their values are bound as. */
-const DIMENSION_TYPES = { cluster_id: 'uuid', kind: 'text' } as const;
-export type KeptDimension = keyof typeof DIMENSION_TYPES;
+/**
+ * A filter some lists keep their totals by (modules/list-totals): `cluster_id`, bound as a uuid, or
+ * a text column's name (a resource's `kind`, a container's `image_repo`).
+ */
+export type KeptDimension = string;
+const typeOf = (dimension: KeptDimension) => (dimension === 'cluster_id' ? 'uuid' : 'text');
+const NO_KEYS: ReadonlySet<string> = new Set();
 
 /**
  * A WHERE clause built from optional filters with numbered parameters. Callers add SQL they
@@ -48,11 +52,12 @@ export class Where {
 
   /**
    * Adds a filter `column` is one of `values`, as addOneOf, on a dimension that some lists keep
-   * their totals by (modules/list-totals): a cluster, a resource's kind. A list whose every filter
-   * is such may read its total there (`keptAlone`) rather than count the rows they select.
+   * their totals by (modules/list-totals): a cluster, a resource's kind, a container's image. A
+   * list whose every filter is such may read its total there (`keptAlone`) rather than count the
+   * rows they select.
    */
   addKept(dimension: KeptDimension, column: string, values: readonly string[]): this {
-    this.addOneOf(column, values, DIMENSION_TYPES[dimension]);
+    this.addOneOf(column, values, typeOf(dimension));
     // The same dimension twice (two parameters naming clusters) is their intersection: counted.
     if (this.kept.has(dimension)) this.narrowings++;
     this.kept.set(dimension, values);
@@ -61,13 +66,17 @@ export class Where {
 
   /**
    * Adds a `filters` map (http/filters.ts) whose keys are the list's column names, under the
-   * table's `alias` if it has one: `cluster_id` as the kept dimension (a uuid), every other key a
-   * text column.
+   * table's `alias` if it has one: `cluster_id` as a kept dimension (a uuid), the `keptKeys` the
+   * list keeps its totals by as kept dimensions, every other key a text column.
    */
-  addColumnFilters(filters: ReadonlyMap<string, readonly string[]>, alias = ''): this {
+  addColumnFilters(
+    filters: ReadonlyMap<string, readonly string[]>,
+    alias = '',
+    keptKeys: ReadonlySet<string> = NO_KEYS,
+  ): this {
     const column = (key: string) => (alias ? `${alias}.${key}` : key);
     for (const [key, values] of filters) {
-      if (key === 'cluster_id') this.addKept('cluster_id', column(key), values);
+      if (key === 'cluster_id' || keptKeys.has(key)) this.addKept(key, column(key), values);
       else this.addOneOf(column(key), values, 'text');
     }
     return this;
