@@ -56,6 +56,7 @@ import { containerValuesDigest } from './0062-container-values-digest.js';
 import { identityAccessTextsOnly } from './0063-identity-access-texts-only.js';
 import { liveResourceKindTotals } from './0064-live-resource-kind-totals.js';
 import { containerValueTotals } from './0065-container-value-totals.js';
+import { containerSortsByName } from './0066-container-sorts-by-name.js';
 
 /** In apply order. Never edit a released migration: add a new one. */
 export const migrations: readonly Migration[] = [
@@ -116,4 +117,5 @@ export const migrations: readonly Migration[] = [
   identityAccessTextsOnly,
   liveResourceKindTotals,
   containerValueTotals,
+  containerSortsByName,
 ];

@@ -79,14 +79,22 @@ const ENTRY = entryJson(InventoryContainerSchema, {
 
 /**
  * Filter keys and sort fields are, by design, the names of inventory_containers columns. Every sort
- * field has an index (account_id, field, id) (migration 0015), which the page's key select reads in
- * order. Every sort column is NOT NULL (migration 0002), and the order is one direction with the
- * id last, so a row comparison orders rows as the list does: every sort's pages may start from a
- * bookmark (page-bookmarks.ts).
+ * field has an index that the page's key select reads in order: (account_id, field, id) for the
+ * name, the container id and the creation time (migration 0015); (account_id, field, name, id)
+ * for the keys many containers share, which are ordered by name within a value (THEN_BY_NAME, migration
+ * 0066), so that a page filtered by one such value is read in name order from its own range.
+ * Every sort column is NOT NULL (migration 0002), and the order is one direction with the id last,
+ * so a row comparison orders rows as the list does: every sort's pages may start from a bookmark
+ * (page-bookmarks.ts).
  */
 const SORT_COLUMNS = Object.fromEntries(
   CONTAINER_SORT_FIELDS.map((field) => [field, `c.${field}`]),
 ) as Record<ContainerSortField, string>;
+
+/** The keys many containers share (their totals are kept too), but the name itself. */
+const THEN_BY_NAME: ReadonlySet<ContainerSortField> = new Set(
+  CONTAINER_SORT_FIELDS.filter((field) => field !== 'name' && KEPT_CONTAINER_KEYS.has(field)),
+);
 
 /**
  * The ids of the containers whose search text holds the ILIKE pattern bound as `pattern`, as one
@@ -225,7 +233,12 @@ async function containerPage<Row>(
   // put in order. Searched through the trigram index, the keys are a slice of the matches' ids in
   // name order, or the matches read by primary key and sorted; either way they count every match
   // too: the page carries its total.
-  const order = sortOrder(query.sort, SORT_COLUMNS, 'c.id');
+  const order = sortOrder(
+    query.sort,
+    SORT_COLUMNS,
+    ...(THEN_BY_NAME.has(query.sort.field) ? ['c.name'] : []),
+    'c.id',
+  );
   // The unfiltered list's pages are bookmarked (page-bookmarks.ts): past the bookmarks' first offset,
   // each page's rows carry the list's generation, and a page near a row seen before starts from
   // it while the list is unchanged.

@@ -69,7 +69,7 @@ export const InventoryContainerSchema = Type.Object({
 export const ContainerListQuery = Type.Object({
   sort: Type.Optional(
     Type.String({
-      description: `field:asc|desc, field one of ${CONTAINER_SORT_FIELDS.join(', ')}; default name:asc`,
+      description: `field:asc|desc, field one of ${CONTAINER_SORT_FIELDS.join(', ')}; default name:asc. Sorted by a field other than name, container_id and created_at, the containers of one value are in name order; ties are broken by id`,
     }),
   ),
   q: Type.Optional(

@@ -164,7 +164,9 @@ export function keptLiveResourcesTotal(where: Where, accountId: string): KeptLis
 /**
  * The containers' filter keys whose totals are kept per cluster and value (migration 0065, whose
  * trigger functions name the same keys; test/ingest/list-totals.test.ts holds the two together).
- * The others name one pod or one container, and a count of what they select is short.
+ * The others name one pod or one container, and a count of what they select is short. Those
+ * keys but the name are also indexed in name order within a value (migration 0066), and the
+ * containers' sort by one of them is ordered so (inventory-containers/repository.ts).
  */
 export const KEPT_CONTAINER_KEYS: ReadonlySet<string> = new Set([
   'cluster_name',
